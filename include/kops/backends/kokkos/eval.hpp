@@ -1,0 +1,149 @@
+// kops::kokkos::eval: the CPU backend.
+//
+//   x:(M, Dx) y:(N, Dy) params:(Dp)  ->  out:(rows, red.dim), rows = M (axis_j) or N (axis_i)
+//
+// Output rows are processed in blocks of L (one SIMD lane per row: L = 16
+// floats or 8 doubles, 64 bytes), in parallel over blocks on
+// Kokkos::DefaultHostExecutionSpace. Within a block the row variables are
+// transposed once into a struct-of-arrays tile (component k of lane l at
+// [k * L + l]); then, for every index of the reduced axis, the formula is
+// evaluated on whole packs (reduced-axis variables and parameters broadcast)
+// and folded into the reduction's per-lane accumulators, which stay in
+// registers. A partial last block repeats its last valid row in the unused
+// lanes and writes only the valid ones.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include <kops/backends/kokkos/pack.hpp>
+#include <kops/core/error.hpp>
+#include <kops/core/precision.hpp>
+#include <kops/detail/arguments.hpp>
+#include <kops/reductions/reduction.hpp>
+
+#ifndef KOPS_CPU_UNROLL
+#define KOPS_CPU_UNROLL 2
+#endif
+
+namespace kops::kokkos {
+
+namespace detail {
+
+// Evaluation context of one block: see the file comment for the layout.
+template <class P, category RowCat, class Signature, class Math>
+struct block_context {
+  using value_type = P;
+  using scalar_type = typename P::scalar;
+  using math = Math;
+  static constexpr int L = P::lanes;
+
+  const scalar_type* tile;            // row variables, struct of arrays
+  const scalar_type* const* args;     // every argument, as passed
+  std::int64_t r;                     // current index on the reduced axis
+
+  template <category C, int I, int D>
+  KOPS_INLINE vec<P, D> load() const {
+    vec<P, D> out;
+    if constexpr (C == RowCat) {
+      constexpr int off = kops::detail::row_offset<Signature, RowCat, I>();
+      for (int k = 0; k < D; ++k) out[k] = P::load(tile + (off + k) * L);
+    } else if constexpr (C == category::param) {
+      for (int k = 0; k < D; ++k) out[k] = P(args[I][k]);
+    } else {
+      const scalar_type* p = args[I] + r * D;
+      for (int k = 0; k < D; ++k) out[k] = P(p[k]);
+    }
+    return out;
+  }
+};
+
+template <class Red, class T, class Out, precision Pr>
+struct block_kernel {
+  using F = typename Red::formula;
+  using Op = typename Red::op;
+  using Sig = typename Red::signature;
+  // A pack is one SIMD register; a block holds U packs whose evaluations are
+  // independent, so their dependency chains (the exp polynomial, say)
+  // interleave and fill the pipelines.
+  static constexpr int L = simd::native_bytes / int(sizeof(T));
+  static constexpr int U = KOPS_CPU_UNROLL;
+  static constexpr int rows_per_block = U * L;
+  using P = simd::pack<T, L>;
+  using M = std::conditional_t<Pr == precision::fast, simd::pack_math_fast, simd::pack_math>;
+  static constexpr category row_cat = Red::row_cat;
+  static constexpr int tile_dims = kops::detail::row_dims<Sig, row_cat>();
+  static constexpr int tile_size = (tile_dims > 0 ? tile_dims : 1) * L;
+
+  const T* const* args;
+  Out* out;
+  std::int64_t rows, cols;
+
+  void operator()(const std::int64_t block) const {
+    alignas(64) T tile[U][tile_size];
+    block_context<P, row_cat, Sig, M> ctx[U];
+    int valid[U];
+    for (int u = 0; u < U; ++u) {
+      const std::int64_t row0 = block * rows_per_block + u * L;
+      // A sub-block past the end repeats the last row: it computes, writes nothing.
+      valid[u] = int(std::clamp<std::int64_t>(rows - row0, 0, L));
+      const std::int64_t first = valid[u] > 0 ? row0 : rows - 1;
+      kops::detail::fill_tile<Sig, row_cat, L>(tile[u], args, first, valid[u] > 0 ? valid[u] : 1);
+      ctx[u] = {tile[u], args, 0};
+    }
+    using Acc = decltype(Op::template init<M, P, F::dim>(0));
+    Acc acc[U];
+    for (int u = 0; u < U; ++u) acc[u] = Op::template init<M, P, F::dim>(cols > 0 ? 0 : -1);
+    for (std::int64_t r = 0; r < cols; ++r) {
+      const auto idx = M::template index<P>(r);
+      for (int u = 0; u < U; ++u) {
+        ctx[u].r = r;
+        Op::template accumulate<M>(acc[u], F::eval(ctx[u]), idx);
+      }
+    }
+    for (int u = 0; u < U; ++u) {
+      const std::int64_t row0 = block * rows_per_block + u * L;
+      for (int l = 0; l < valid[u]; ++l) Op::template finalize<M>(acc[u], l, out + (row0 + l) * Red::dim);
+    }
+  }
+};
+
+} // namespace detail
+
+// out:(rows, red.dim), rows = M for axis_j and N for axis_i; args in variable-index
+// order, each an (M, D) / (N, D) / (D) array of the same element type T
+// (float or double). Arg-type reductions write std::int64_t indices.
+// Pr: precision policy (core/precision.hpp), e.g. eval<kops::precision::fast>(...).
+template <precision Pr = precision::accurate, ReductionType Red, class Out, class... Args>
+void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
+  using T = kops::detail::common_element_t<Args...>;
+  static_assert(sizeof...(Args) == Red::nargs,
+                "kops::kokkos::eval: pass exactly one pointer per argument index of the formula "
+                "(0 .. max index), in index order");
+  static_assert(std::is_same_v<Out, typename Red::op::template out_t<T>>,
+                "kops::kokkos::eval: wrong output pointer type (value reductions write T*, "
+                "index reductions such as argmin write std::int64_t*)");
+
+  const T* const ptrs[] = {args...};
+  kops::detail::check_arguments<Red>("kops::kokkos::eval", M, N, out, ptrs);
+
+  const std::int64_t rows = Red::row_cat == category::i ? M : N;
+  const std::int64_t cols = Red::row_cat == category::i ? N : M;
+  if (rows == 0) return;
+  if (!Kokkos::is_initialized())
+    throw error("kops::kokkos::eval: Kokkos is not initialized (create a Kokkos::ScopeGuard "
+                "or call Kokkos::initialize first)");
+
+  using K = detail::block_kernel<Red, T, Out, Pr>;
+  const std::int64_t blocks = (rows + K::rows_per_block - 1) / K::rows_per_block;
+  Kokkos::parallel_for("kops::kokkos::eval",
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, blocks),
+                       K{ptrs, out, rows, cols});
+  Kokkos::DefaultHostExecutionSpace().fence();
+}
+
+} // namespace kops::kokkos

@@ -1,0 +1,391 @@
+// Vectorisable exp / log / sin / cos on GCC/Clang vector-extension packs.
+//
+// Every function takes a pack VT = E __attribute__((vector_size(S))) with E float or
+// double and evaluates all lanes with vector operations only: integer masks are
+// built arithmetically (sign of a difference), selects are bit blends, bit
+// reinterpretation is __builtin_bit_cast and float<->int conversions are
+// __builtin_convertvector.  Vector comparisons and `m ? a : b` are avoided on
+// purpose (except float clamps on packs that fit one register): g++ 12 lowers them
+// lane by lane with scalar code when the pack is wider than the target's registers
+// (e.g. 64-byte packs with AVX2), while arithmetic and bitwise operations are split
+// into whole registers.  Result: straight SIMD code at -O2/-O3 for any width, no
+// libm calls; vsin/vcos keep one whole-pack branch to a per-lane std::sin/std::cos
+// fallback that is only taken when some lane has |x| > 2^20 (or is inf/NaN).
+//
+// Special values are decided on the integer bit patterns, never on floating-point
+// comparisons with NaN, so they stay right under -ffast-math.  Under __FAST_MATH__
+// the Cody-Waite reduction steps and the final sums are separated by an empty asm
+// barrier (opaque) so that reassociation cannot merge the split constants back into
+// one rounded constant.  Measured under -ffast-math (function compiled with it, test
+// harness without): exp <= 1.3 ulp, log and sin/cos unchanged; but linking with
+// -ffast-math sets flush-to-zero/denormals-are-zero on x86, after which subnormal
+// inputs and results are 0 whatever this code does.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+// Force inlining: without AVX-512 a 64-byte pack spans several registers and g++
+// would otherwise keep these bodies out of line (memory-passed arguments).
+#define KOPS_SIMD_INLINE inline __attribute__((always_inline))
+
+namespace kops::simd::detail {
+
+template <class VT>
+struct vec_traits {
+  using elem = std::remove_cvref_t<decltype(VT{}[0])>;
+  static_assert(std::is_same_v<elem, float> || std::is_same_v<elem, double>,
+                "kops simd math: pack element must be float or double");
+  static constexpr int lanes = int(sizeof(VT) / sizeof(elem));
+  using ielem = std::conditional_t<sizeof(elem) == 4, std::int32_t, std::int64_t>;
+  // same-width integer pack (masks, bit patterns)
+  typedef ielem ivec __attribute__((vector_size(sizeof(VT))));
+  // int32 / int64 / double packs with the same number of lanes
+  typedef std::int32_t i32vec __attribute__((vector_size(4 * sizeof(VT) / sizeof(elem))));
+  typedef std::int64_t i64vec __attribute__((vector_size(8 * sizeof(VT) / sizeof(elem))));
+  typedef double f64vec __attribute__((vector_size(8 * sizeof(VT) / sizeof(elem))));
+};
+
+template <class To, class From>
+KOPS_SIMD_INLINE To vbits(From v) noexcept {
+  static_assert(sizeof(To) == sizeof(From));
+  return __builtin_bit_cast(To, v);
+}
+
+// Broadcast a scalar (c - 0 == c for every c, including -0 and NaN).
+template <class V, class S>
+KOPS_SIMD_INLINE V vsplat(S c) noexcept {
+  return c - V{};
+}
+
+// Bytes of one vector register of the target.
+#if defined(__AVX512F__)
+inline constexpr std::size_t native_bytes = 64;
+#elif defined(__AVX2__)
+inline constexpr std::size_t native_bytes = 32;
+#else
+inline constexpr std::size_t native_bytes = 16;
+#endif
+
+// Lane select m ? a : b for an all-ones/all-zeros integer mask m (any pack type).
+template <class V, class IV>
+KOPS_SIMD_INLINE V vblend(IV m, V a, V b) noexcept {
+  const IV ia = vbits<IV>(a), ib = vbits<IV>(b);
+  return vbits<V>(ib ^ ((ia ^ ib) & m));
+}
+
+// All-ones where a < b, for signed integer packs whose exact difference a - b does not
+// overflow (callers guarantee it); the subtraction itself wraps (no UB).
+template <class IV>
+KOPS_SIMD_INLINE IV vlt_mask(IV a, IV b) noexcept {
+  using I = std::remove_cvref_t<decltype(a[0])>;
+  using U = std::make_unsigned_t<I>;
+  typedef U UV __attribute__((vector_size(sizeof(IV))));
+  return vbits<IV>(vbits<UV>(a) - vbits<UV>(b)) >> (8 * sizeof(I) - 1);
+}
+
+// Optimisation barrier, only under -ffast-math (see the file comment): an empty asm
+// that claims to modify v in a vector register (packs wider than one register are
+// passed through it register by register).
+template <class V>
+KOPS_SIMD_INLINE V opaque(V v) noexcept {
+#if defined(__FAST_MATH__) && (defined(__GNUC__) || defined(__clang__))
+#if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
+  using E = std::remove_cvref_t<decltype(v[0])>;
+  constexpr std::size_t W = native_bytes < sizeof(V) ? native_bytes : sizeof(V);
+  typedef E chunk __attribute__((vector_size(W)));
+  chunk c[sizeof(V) / sizeof(chunk)];
+  std::memcpy(c, &v, sizeof(V));
+  for (chunk& ci : c) {
+#if defined(__aarch64__)
+    __asm__("" : "+w"(ci));
+#elif defined(__AVX512F__)
+    __asm__("" : "+v"(ci));
+#else
+    __asm__("" : "+x"(ci));
+#endif
+  }
+  std::memcpy(&v, c, sizeof(V));
+#else
+  __asm__("" : "+m"(v));
+#endif
+#endif
+  return v;
+}
+
+// True when any lane of the integer mask is non-zero (one whole-pack test).
+template <class IV>
+KOPS_SIMD_INLINE bool vany(IV m) noexcept {
+  using W = std::conditional_t<sizeof(IV) % 8 == 0, std::uint64_t, std::uint32_t>;
+  W w[sizeof(IV) / sizeof(W)];
+  std::memcpy(w, &m, sizeof(IV));
+  W acc = 0;
+  for (W v : w) acc |= v;
+  return acc != 0;
+}
+
+// Clamp x to [lo, hi] (lo < 0 < hi); NaN lanes end up at lo or hi.
+template <class VT, class E>
+KOPS_SIMD_INLINE VT vclamp(VT x, E lo, E hi) noexcept {
+  if constexpr (sizeof(VT) <= native_bytes) {
+    const VT t = x >= lo ? x : vsplat<VT>(lo);  // NaN >= lo is false: NaN -> lo
+    return t <= hi ? t : vsplat<VT>(hi);
+  } else {  // on the magnitude bits, which order like the magnitudes
+    using IV = typename vec_traits<VT>::ivec;
+    using I = typename vec_traits<VT>::ielem;
+    const IV ix = vbits<IV>(x);
+    const IV a = ix & std::numeric_limits<I>::max();
+    const IV lim = vblend(ix >> (8 * sizeof(I) - 1), vsplat<IV>(vbits<I>(E(-lo))),
+                          vsplat<IV>(vbits<I>(hi)));
+    return vbits<VT>(vblend(vlt_mask(lim, a), lim, a) | (ix & std::numeric_limits<I>::min()));
+  }
+}
+
+// e^x.  Reduction (Cody-Waite): n = round(x*log2 e), r = x - n*ln2_hi - n*ln2_lo,
+// |r| <= ln2/2 (+ rounding slack), ln2_hi with trailing zeros so n*ln2_hi is exact.
+// float : e^r = 1 + r + r^2*P(r), P the degree-5 Cephes expf minimax polynomial
+//         (degree 7 overall); x clamped to [-104, 89].
+// double: e^r = 1 + r + r^2*(1/2! + r/3! + ... + r^11/13!) (Taylor, degree 13,
+//         truncation < 5e-18 relative); x clamped to [-746, 710].
+// Result p*2^n is formed as (p*2^(n>>1))*2^(n-(n>>1)): both factors are normal
+// numbers, so overflow gives +inf and subnormal results are rounded once, not
+// flushed.  n is computed by truncation of y + (K + 0.5) (y + K > 0), which is
+// floor(y + 0.5).  exp(+-0) = 1 exactly, exp(-inf) = 0, exp(+inf) = +inf,
+// exp(NaN) = NaN (decided on the bit pattern).
+template <class VT>
+KOPS_SIMD_INLINE VT vexp(VT x) noexcept {
+  using Tr = vec_traits<VT>;
+  using E = typename Tr::elem;
+  using IV = typename Tr::ivec;
+  const IV ix = vbits<IV>(x);
+  if constexpr (sizeof(E) == 4) {
+    const IV isnan = vlt_mask(vsplat<IV>(0x7f800000), ix & 0x7fffffff);
+    const VT xc = vclamp(x, E(-104), E(89));  // NaN -> a bound: no UB in the conversion
+    const VT y = xc * E(1.44269504088896341);
+    const IV n = __builtin_convertvector(y + E(256.5), IV) - 256;  // [-150, 128]
+    const VT nf = __builtin_convertvector(n, VT);
+    VT r = opaque(xc - nf * E(0.693359375));
+    r = r - nf * E(-2.12194440e-4);
+    const VT z = r * r;
+    VT p = vsplat<VT>(E(1.9875691500e-4));
+    p = p * r + E(1.3981999507e-3);
+    p = p * r + E(8.3334519073e-3);
+    p = p * r + E(4.1665795894e-2);
+    p = p * r + E(1.6666665459e-1);
+    p = p * r + E(5.0000001201e-1);
+    p = (p * z + r) + E(1);
+    const IV n1 = n >> 1, n2 = n - n1;
+    const VT res = opaque(p * vbits<VT>((n1 + 127) << 23)) * vbits<VT>((n2 + 127) << 23);
+    return vblend(isnan, x + x, res);
+  } else {
+    using I32 = typename Tr::i32vec;
+    const IV isnan = vlt_mask(vsplat<IV>(0x7ff0000000000000), ix & 0x7fffffffffffffff);
+    const VT xc = vclamp(x, E(-746), E(710));
+    const VT y = xc * E(1.4426950408889634074);
+    const I32 n32 = __builtin_convertvector(y + E(2048.5), I32) - 2048;  // [-1077, 1025]
+    const VT nf = __builtin_convertvector(n32, VT);
+    VT r = opaque(xc - nf * E(6.93147180369123816490e-01));
+    r = r - nf * E(1.90821492927058770002e-10);
+    const VT z = r * r;
+    VT p = vsplat<VT>(E(1.0 / 6227020800.0));  // 1/13!
+    p = p * r + E(1.0 / 479001600.0);
+    p = p * r + E(1.0 / 39916800.0);
+    p = p * r + E(1.0 / 3628800.0);
+    p = p * r + E(1.0 / 362880.0);
+    p = p * r + E(1.0 / 40320.0);
+    p = p * r + E(1.0 / 5040.0);
+    p = p * r + E(1.0 / 720.0);
+    p = p * r + E(1.0 / 120.0);
+    p = p * r + E(1.0 / 24.0);
+    p = p * r + E(1.0 / 6.0);
+    p = p * r + E(0.5);
+    p = (p * z + r) + E(1);
+    const IV n = __builtin_convertvector(n32, IV);
+    const IV n1 = n >> 1, n2 = n - n1;
+    const VT res = opaque(p * vbits<VT>((n1 + 1023) << 52)) * vbits<VT>((n2 + 1023) << 52);
+    return vblend(isnan, x + x, res);
+  }
+}
+
+// Natural log.  Subnormal x are first scaled by 2^25 (float) / 2^54 (double).
+// Then x = 2^k * m with m in [sqrt(2)/2, sqrt(2)) (integer arithmetic on the bits),
+// f = m - 1 in [-0.293, 0.415], log x = k*ln2 + log1p(f), ln2 = ln2_hi + ln2_lo.
+// float : log1p(f) = f - f^2/2 + f^3*P(f), P the degree-8 Cephes logf polynomial.
+// double: s = f/(2+f), log1p(f) = f - hfsq + s*(hfsq + R(s^2)), hfsq = f^2/2,
+//         R the degree-14 (7 in s^2) fdlibm/musl minimax polynomial, |s| <= 0.1716.
+// Special lanes are patched on the bit pattern: log(+inf) = +inf, log(NaN) = NaN,
+// log(x < 0) = NaN (also -inf), log(+-0) = -inf; log(1) = +0 falls out exactly.
+template <class VT>
+KOPS_SIMD_INLINE VT vlog(VT x) noexcept {
+  using Tr = vec_traits<VT>;
+  using E = typename Tr::elem;
+  using IV = typename Tr::ivec;
+  const IV ix = vbits<IV>(x);
+  VT res;
+  if constexpr (sizeof(E) == 4) {
+    const IV sub = vlt_mask(ix, vsplat<IV>(0x00800000));  // subnormal (or <= 0: patched)
+    const VT xs = vblend(sub, x * E(0x1p25), x);
+    const IV iy = vbits<IV>(xs) + (0x3f800000 - 0x3f3504f3);
+    const IV k = (iy >> 23) - 0x7f - (sub & 25);
+    const VT f = vbits<VT>((iy & 0x007fffff) + 0x3f3504f3) - E(1);
+    const VT kf = __builtin_convertvector(k, VT);
+    const VT z = f * f;
+    VT p = vsplat<VT>(E(7.0376836292e-2));
+    p = p * f + E(-1.1514610310e-1);
+    p = p * f + E(1.1676998740e-1);
+    p = p * f + E(-1.2420140846e-1);
+    p = p * f + E(1.4249322787e-1);
+    p = p * f + E(-1.6668057665e-1);
+    p = p * f + E(2.0000714765e-1);
+    p = p * f + E(-2.4999993993e-1);
+    p = p * f + E(3.3333331174e-1);
+    VT t = opaque((f * z) * p + kf * E(-2.12194440e-4));
+    t = opaque(t - E(0.5) * z);
+    res = opaque(f + t) + kf * E(0.693359375);
+    // The masks may be wrong on lanes that a later line overrides (wrapping
+    // differences for negative ix), never on the lanes they decide.
+    IV ri = vbits<IV>(res);
+    ri = vblend(~vlt_mask(ix, vsplat<IV>(0x7f800000)), vbits<IV>(x + x), ri);  // +inf, +NaN
+    ri = vblend(ix >> 31, vsplat<IV>(0x7fc00000), ri);  // x < 0, -NaN: NaN
+    ri = vblend(vlt_mask(ix & 0x7fffffff, vsplat<IV>(1)), vsplat<IV>(std::int32_t(0xff800000u)),
+                ri);  // +-0: -inf
+    return vbits<VT>(ri);
+  } else {
+    const IV sub = vlt_mask(ix, vsplat<IV>(0x0010000000000000));
+    const VT xs = vblend(sub, x * E(0x1p54), x);
+    const IV iy = vbits<IV>(xs) + (0x3ff0000000000000 - 0x3fe6a09e667f3bcd);
+    const IV k = (iy >> 52) - 0x3ff - (sub & 54);
+    const VT f = vbits<VT>((iy & 0x000fffffffffffff) + 0x3fe6a09e667f3bcd) - E(1);
+    // int64 -> double for |k| < 2^51 without needing AVX-512DQ
+    const VT kf = vbits<VT>(k + 0x4338000000000000) - E(0x1.8p52);
+    const VT hfsq = E(0.5) * f * f;
+    const VT s = f / (E(2) + f);
+    const VT z = s * s;
+    const VT w = z * z;
+    const VT t1 = w * (E(3.999999999940941908e-01) +
+                       w * (E(2.222219843214978396e-01) + w * E(1.531383769920937332e-01)));
+    const VT t2 = z * (E(6.666666666666735130e-01) +
+                       w * (E(2.857142874366239149e-01) +
+                            w * (E(1.818357216161805012e-01) + w * E(1.479819860511658591e-01))));
+    const VT R = t2 + t1;
+    VT t = opaque(s * (hfsq + R) + kf * E(1.90821492927058770002e-10));
+    t = opaque(t - hfsq);
+    res = opaque(t + f) + kf * E(6.93147180369123816490e-01);
+    IV ri = vbits<IV>(res);
+    ri = vblend(~vlt_mask(ix, vsplat<IV>(0x7ff0000000000000)), vbits<IV>(x + x), ri);
+    ri = vblend(ix >> 63, vsplat<IV>(std::int64_t(0x7ff8000000000000)), ri);
+    ri = vblend(vlt_mask(ix & 0x7fffffffffffffff, vsplat<IV>(1)),
+                vsplat<IV>(std::int64_t(0xfff0000000000000u)), ri);
+    return vbits<VT>(ri);
+  }
+}
+
+// Knuth two-sum: a + b = s + e exactly (barriers keep it under -ffast-math).
+template <class V>
+KOPS_SIMD_INLINE V two_sum(V a, V b, V& e) noexcept {
+  const V s = opaque(a + b);
+  const V bb = opaque(s - a);
+  e = opaque(a - opaque(s - bb)) + opaque(b - bb);
+  return s;
+}
+
+// sin (odd = 0) or cos (odd = 1) of ax in [0, 2^20] on a double pack; the sign of the
+// result is the quadrant sign only.  Reduction: n = floor(ax*2/pi + 1/2),
+// r = ax - n*pi/2 with pi/2 = P1 + P2 + P3 (+ P4), P1..P3 of 33 bits (fdlibm pio2_1,
+// pio2_2, pio2_3) so that each n*Pi is exact for n < 2^20 and ax - n*P1 is exact.
+// for_float: r = (ax - n*P1) - n*P2 - n*P2t (error < 1e-26 absolute), kernels FreeBSD
+//   k_sinf/k_cosf (degree 9 / 8, relative error < 2^-34 evaluated in double).
+// double: the subtractions of n*P2, n*P3 are two-sums, so r = hi + lo with
+//   |error| < 2^-100 relative even at the worst cancellations below 2^20; kernels
+//   fdlibm __kernel_sin/__kernel_cos (degree 13 / 14) with the tail lo.
+// Quadrant q = n + odd: q odd selects the cos kernel, q & 2 flips the sign.
+template <bool for_float, class VD>
+KOPS_SIMD_INLINE VD sincos_reduced(VD ax, int odd) noexcept {
+  using Tr = vec_traits<VD>;
+  using IV = typename Tr::ivec;
+  using I32 = typename Tr::i32vec;
+  const I32 n = __builtin_convertvector(ax * 0.63661977236758134308 + 0.5, I32);
+  const VD nf = __builtin_convertvector(n, VD);
+  const VD t = opaque(ax - nf * 1.57079632673412561417e+00);  // pio2_1, exact
+  VD s, c;
+  if constexpr (for_float) {
+    const VD r = opaque(t - nf * 6.07710050630396597660e-11) -  // pio2_2
+                 nf * 2.02226624879595063154e-21;                // pio2_2t
+    const VD z = r * r, w = z * z, v = z * r;
+    s = (r + v * (-0x15555554cbac77.0p-55 + z * 0x111110896efbb2.0p-59)) +
+        v * w * (-0x1a00f9e2cae774.0p-65 + z * 0x16cd878c3b46a7.0p-71);
+    c = ((1.0 + z * -0x1ffffffd0c5e81.0p-54) + w * 0x155553e1053a42.0p-57) +
+        (w * z) * (-0x16c087e80f1e27.0p-62 + z * 0x199342e0ee5069.0p-68);
+  } else {
+    VD e2, e3;
+    const VD h2 = two_sum(t, nf * -6.07710050630396597660e-11, e2);  // pio2_2
+    const VD h3 = two_sum(h2, nf * -2.02226624871116645580e-21, e3);  // pio2_3
+    const VD lo = (e2 + e3) - nf * 8.47842766036889956997e-32;       // pio2_3t
+    const VD r = opaque(h3 + lo);
+    const VD y = opaque(h3 - r) + lo;  // r + y = reduced argument
+    const VD z = r * r, w = z * z, v = z * r;
+    const VD ps = 8.33333333332248946124e-03 +
+                  z * (-1.98412698298579493134e-04 +
+                       z * (2.75573137070700676789e-06 +
+                            z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10)));
+    s = r - ((z * (0.5 * y - v * ps) - y) - v * -1.66666666666666324348e-01);
+    const VD pc = z * (4.16666666666666019037e-02 +
+                       z * (-1.38888888888741095749e-03 + z * 2.48015872894767294178e-05)) +
+                  w * w * (-2.75573143513906633035e-07 +
+                           z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11));
+    const VD hz = 0.5 * z;
+    const VD one_hz = opaque(1.0 - hz);
+    c = one_hz + (((1.0 - one_hz) - hz) + (z * pc - r * y));
+  }
+  const IV q = __builtin_convertvector(n + odd, IV);
+  const VD res = vblend(-(q & 1), c, s);
+  return vbits<VD>(vbits<IV>(res) ^ ((q & 2) << 62));
+}
+
+template <class VT>
+KOPS_SIMD_INLINE VT vsincos_impl(VT x, int odd) noexcept {
+  using Tr = vec_traits<VT>;
+  using E = typename Tr::elem;
+  using IV = typename Tr::ivec;
+  constexpr auto absmask = std::numeric_limits<typename Tr::ielem>::max();
+  const IV ix = vbits<IV>(x);
+  const IV iax = ix & absmask;
+  const IV big = vlt_mask(vsplat<IV>(vbits<typename Tr::ielem>(E(0x1p20))), iax);  // inf, NaN
+  const VT ax = vbits<VT>(iax & ~big);
+  VT res;
+  if constexpr (sizeof(E) == 4) {
+    using VD = typename Tr::f64vec;
+    res = __builtin_convertvector(
+        sincos_reduced<true>(__builtin_convertvector(ax, VD), odd), VT);
+  } else {
+    res = sincos_reduced<false>(ax, odd);
+  }
+  if (odd == 0)  // sin is odd
+    res = vbits<VT>(vbits<IV>(res) ^ (ix & std::numeric_limits<typename Tr::ielem>::min()));
+  if (vany(big)) [[unlikely]] {
+    for (int i = 0; i < Tr::lanes; ++i)
+      if (big[i]) res[i] = odd ? std::cos(x[i]) : std::sin(x[i]);
+  }
+  return res;
+}
+
+// sin x / cos x: x = +-|x|, sin(-x) = -sin x, cos(-x) = cos x, the core above on |x|.
+// Accurate (< 2 ulp) for |x| <= 2^20; lanes beyond (and inf/NaN) go to std::sin /
+// std::cos in a whole-pack branch that is normally never taken.  float packs are
+// evaluated in double (reduction and kernels) and rounded once at the end.
+template <class VT>
+KOPS_SIMD_INLINE VT vsin(VT x) noexcept {
+  return vsincos_impl(x, 0);
+}
+template <class VT>
+KOPS_SIMD_INLINE VT vcos(VT x) noexcept {
+  return vsincos_impl(x, 1);
+}
+
+}  // namespace kops::simd::detail
+
+#undef KOPS_SIMD_INLINE

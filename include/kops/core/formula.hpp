@@ -1,0 +1,37 @@
+// The Formula concept and the pieces every node shares.
+//
+// A formula is an empty constexpr value whose *type* is the expression tree.
+// Every node type N provides
+//   static constexpr int dim;                 // output dimension
+//   using children = type_list<...>;          // operand node types
+//   template <class Ctx> static vec<V, dim> eval(const Ctx&);
+// where Ctx is a backend's evaluation context (value type, math provider and
+// variable loads). Backends only ever call eval; they never name an op.
+#pragma once
+
+#include <concepts>
+#include <kops/config.hpp>
+#include <kops/core/vec.hpp>
+
+namespace kops {
+
+template <class... Ts>
+struct type_list {
+  static constexpr int size = sizeof...(Ts);
+};
+
+// Tag base of every node; the concept below checks it rather than duck typing,
+// so a stray type with a `dim` member is not mistaken for a formula.
+struct formula_node {};
+
+template <class F>
+concept Formula = std::derived_from<F, formula_node> && requires {
+  { F::dim } -> std::convertible_to<int>;
+  typename F::children;
+};
+
+// Value type and math provider of an evaluation context.
+template <class Ctx> using value_t = typename Ctx::value_type;
+template <class Ctx> using math_t = typename Ctx::math;
+
+} // namespace kops

@@ -1,0 +1,6 @@
+// The Kokkos CPU backend: kops::kokkos::eval(red, M, N, out, args...).
+// Requires an initialised Kokkos (Kokkos::ScopeGuard in main).
+#pragma once
+
+#include <kops/kops.hpp>
+#include <kops/backends/kokkos/eval.hpp>

@@ -1,0 +1,26 @@
+// argmin_reduction(f, axis): index of the component-wise minimum over the axis, as std::int64_t (dim f indices). Gradient: zero.
+// See reductions/detail/extremum.hpp for NaN, ties and empty ranges.
+#pragma once
+
+#include <kops/reductions/detail/extremum.hpp>
+
+namespace kops {
+
+struct argmin_op : detail::extremum_op<false, detail::extremum_output::index> {
+  static constexpr const char* name = "argmin_reduction";
+  static constexpr const char* keops_name = "ArgMin";
+};
+
+template <class F, class A>
+constexpr auto argmin_reduction(F, A) {
+  static_assert(Formula<F>, "kops::argmin_reduction: the first argument must be a kops formula");
+  static_assert(Axis<A>, "kops::argmin_reduction: the axis must be kops::axis_i or kops::axis_j");
+  if constexpr (Formula<F> && Axis<A>) {
+    static_assert(valid_reduction_formula_v<F>,
+                  "kops::argmin_reduction: an argument index is used for two different variables "
+                  "(each index must have one category and one dim)");
+    return Reduction<argmin_op, F, A>{};
+  }
+}
+
+} // namespace kops

@@ -1,0 +1,26 @@
+// min_reduction(f, axis): component-wise minimum over the axis (dim f values).
+// See reductions/detail/extremum.hpp for NaN, ties and empty ranges.
+#pragma once
+
+#include <kops/reductions/detail/extremum.hpp>
+
+namespace kops {
+
+struct min_op : detail::extremum_op<false, detail::extremum_output::value> {
+  static constexpr const char* name = "min_reduction";
+  static constexpr const char* keops_name = "Min";
+};
+
+template <class F, class A>
+constexpr auto min_reduction(F, A) {
+  static_assert(Formula<F>, "kops::min_reduction: the first argument must be a kops formula");
+  static_assert(Axis<A>, "kops::min_reduction: the axis must be kops::axis_i or kops::axis_j");
+  if constexpr (Formula<F> && Axis<A>) {
+    static_assert(valid_reduction_formula_v<F>,
+                  "kops::min_reduction: an argument index is used for two different variables "
+                  "(each index must have one category and one dim)");
+    return Reduction<min_op, F, A>{};
+  }
+}
+
+} // namespace kops

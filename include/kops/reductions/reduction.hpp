@@ -1,0 +1,63 @@
+// Reduction<Op, F, Axis>: a formula F reduced over one axis with a reduction op.
+//
+// axis_j reduces over j: out_i = red_j F(x_i, y_j), one output row per i (M rows);
+// axis_i reduces over i: out_j = red_i F(x_i, y_j), one output row per j (N rows).
+//
+// A reduction op is a struct with
+//   name, keops_name                          printing
+//   template <int D> out_dim                  components written per output row
+//   template <class T> out_t                  output element: T, or std::int64_t for indices
+//   template <class V, class IV, int D> acc   accumulator (V values, IV indices)
+//   init<M, V, D>(j0)                         empty accumulator; j0 = first index of the
+//                                             range (-1 if the range is empty)
+//   accumulate<M>(acc&, vec<V,D> x, IV j)     fold one term in (j increasing)
+//   combine<M>(acc& a, const acc& b)          merge b, whose range follows a's
+//   finalize<M>(const acc&, lane, out_t* row) write one output row
+// and is written once for every backend: M (the math provider) abstracts
+// scalars vs SIMD packs.
+#pragma once
+
+#include <cstdint>
+#include <kops/core/variables.hpp>
+
+namespace kops {
+
+template <int A>
+struct axis_tag {
+  static constexpr int value = A;
+};
+// Reduce over i (output indexed by j) / over j (output indexed by i).
+inline constexpr axis_tag<0> axis_i{};
+inline constexpr axis_tag<1> axis_j{};
+
+template <class A>
+concept Axis = std::same_as<A, axis_tag<0>> || std::same_as<A, axis_tag<1>>;
+
+struct reduction_node {};
+
+template <class Op, Formula F, Axis A>
+struct Reduction : reduction_node {
+  using op = Op;
+  using formula = F;
+  using axis = A;
+  // Category of the output rows and of the reduced index.
+  static constexpr category row_cat = A::value == 1 ? category::i : category::j;
+  static constexpr category red_cat = A::value == 1 ? category::j : category::i;
+  static constexpr int formula_dim = F::dim;
+  static constexpr int dim = Op::template out_dim<F::dim>;
+  using signature = signature_t<F>;
+  static constexpr int nargs = signature::size;
+};
+
+template <class R>
+concept ReductionType = std::derived_from<R, reduction_node> && requires {
+  typename R::op;
+  typename R::formula;
+  { R::dim } -> std::convertible_to<int>;
+};
+
+// What every reduction builder checks about its formula.
+template <Formula F>
+inline constexpr bool valid_reduction_formula_v = consistent_v<F>;
+
+} // namespace kops

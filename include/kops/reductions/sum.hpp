@@ -1,0 +1,53 @@
+// sum_reduction(f, axis): out = sum over the axis of f, component-wise (dim f).
+// Empty range: 0.
+// Gradient (autodiff issue): a sum over the other axis.
+#pragma once
+
+#include <kops/reductions/reduction.hpp>
+
+namespace kops {
+
+struct sum_op {
+  static constexpr const char* name = "sum_reduction";
+  static constexpr const char* keops_name = "Sum";
+  template <int D> static constexpr int out_dim = D;
+  template <class T> using out_t = T;
+
+  template <class V, class IV, int D>
+  struct acc {
+    vec<V, D> s;
+  };
+
+  template <class M, class V, int D>
+  KOPS_HD KOPS_INLINE static auto init(std::int64_t) {
+    acc<V, typename M::template index_t<V>, D> a;
+    for (int k = 0; k < D; ++k) a.s[k] = V(0);
+    return a;
+  }
+  template <class M, class V, class IV, int D>
+  KOPS_HD KOPS_INLINE static void accumulate(acc<V, IV, D>& a, const vec<V, D>& x, const IV&) {
+    for (int k = 0; k < D; ++k) a.s[k] = a.s[k] + x[k];
+  }
+  template <class M, class V, class IV, int D>
+  KOPS_HD KOPS_INLINE static void combine(acc<V, IV, D>& a, const acc<V, IV, D>& b) {
+    for (int k = 0; k < D; ++k) a.s[k] = a.s[k] + b.s[k];
+  }
+  template <class M, class V, class IV, int D, class Out>
+  KOPS_HD KOPS_INLINE static void finalize(const acc<V, IV, D>& a, int lane, Out* row) {
+    for (int k = 0; k < D; ++k) row[k] = M::lane(a.s[k], lane);
+  }
+};
+
+template <class F, class A>
+constexpr auto sum_reduction(F, A) {
+  static_assert(Formula<F>, "kops::sum_reduction: the first argument must be a kops formula");
+  static_assert(Axis<A>, "kops::sum_reduction: the axis must be kops::axis_i or kops::axis_j");
+  if constexpr (Formula<F> && Axis<A>) {
+    static_assert(valid_reduction_formula_v<F>,
+                  "kops::sum_reduction: an argument index is used for two different variables "
+                  "(each index must have one category and one dim)");
+    return Reduction<sum_op, F, A>{};
+  }
+}
+
+} // namespace kops

@@ -1,0 +1,6 @@
+// expect: kops::eval: all argument pointers must have the same element type
+#include <kops/kokkos.hpp>
+void f(const float* x, const double* y, float* out) {
+  kops::kokkos::eval(kops::sum_reduction(kops::sqdist(kops::vi<0, 3>, kops::vj<1, 3>), kops::axis_j), 10, 10,
+                     out, x, y);
+}
