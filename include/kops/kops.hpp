@@ -12,6 +12,7 @@
 #include <kops/core/variables.hpp>
 
 #include <kops/ops/abs.hpp>
+#include <kops/ops/sign.hpp>
 #include <kops/ops/add.hpp>
 #include <kops/ops/cos.hpp>
 #include <kops/ops/divide.hpp>
@@ -38,3 +39,7 @@
 #include <kops/reductions/min.hpp>
 #include <kops/reductions/reduction.hpp>
 #include <kops/reductions/sum.hpp>
+
+#include <kops/autodiff/grad.hpp>
+#include <kops/autodiff/reduction_grad.hpp>
+#include <kops/io/to_string.hpp>

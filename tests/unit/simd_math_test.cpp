@@ -14,6 +14,8 @@
 #include <random>
 #include <vector>
 
+#pragma GCC diagnostic ignored "-Wpsabi"  // packs passed by value (non-AVX-512 builds)
+
 namespace {
 
 using namespace kops::simd::detail;

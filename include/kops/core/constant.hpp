@@ -1,6 +1,12 @@
-// Integer constants: cst<N> is the dim-1 formula whose value is N, exactly.
-// zero<D> is the dim-D zero vector.
+// Constants, exact and folded at compile time:
+//   cst<N>        the integer N (IntConst<N>, dim 1)
+//   Rational<P,Q> the exact fraction P/Q in lowest terms, Q > 1 (dim 1)
+//   zero<D>       the dim-D zero vector (Zero<D>); the zero scalar is Zero<1>
+// make_constant<P, Q>() builds the canonical node for P/Q, which is what every
+// simplification that folds constants returns.
 #pragma once
+
+#include <numeric>
 
 #include <kops/core/formula.hpp>
 
@@ -9,7 +15,7 @@ namespace kops {
 template <long long N>
 struct IntConst : formula_node {
   static constexpr int dim = 1;
-  static constexpr long long value = N;
+  static constexpr long long num = N, den = 1;
   using children = type_list<>;
 
   template <class Ctx>
@@ -19,10 +25,27 @@ struct IntConst : formula_node {
   }
 };
 
+template <long long P, long long Q>
+struct Rational : formula_node {
+  static_assert(Q > 1 && std::gcd(P, Q) == 1, "kops::Rational: build it with make_constant<P, Q>()");
+  static constexpr int dim = 1;
+  static constexpr long long num = P, den = Q;
+  using children = type_list<>;
+
+  template <class Ctx>
+  KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx&) {
+    using V = value_t<Ctx>;
+    using S = typename Ctx::scalar_type;
+    // Rounded once, from the exact quotient in long double.
+    return vec<V, 1>{{V(static_cast<S>(static_cast<long double>(P) / static_cast<long double>(Q)))}};
+  }
+};
+
 template <int D>
 struct Zero : formula_node {
   static_assert(D >= 1, "kops::zero: the dimension must be >= 1");
   static constexpr int dim = D;
+  static constexpr long long num = 0, den = 1;
   using children = type_list<>;
 
   template <class Ctx>
@@ -36,5 +59,35 @@ struct Zero : formula_node {
 
 template <long long N> inline constexpr IntConst<N> cst{};
 template <int D> inline constexpr Zero<D> zero{};
+
+// Scalar constants (dim 1, exact value num/den) and zero vectors.
+template <class F> inline constexpr bool is_constant_v = false;
+template <long long N> inline constexpr bool is_constant_v<IntConst<N>> = true;
+template <long long P, long long Q> inline constexpr bool is_constant_v<Rational<P, Q>> = true;
+template <> inline constexpr bool is_constant_v<Zero<1>> = true;
+
+template <class F> inline constexpr bool is_zero_v = false;
+template <int D> inline constexpr bool is_zero_v<Zero<D>> = true;
+template <> inline constexpr bool is_zero_v<IntConst<0>> = true;
+
+template <class F> inline constexpr bool is_one_v = false;
+template <> inline constexpr bool is_one_v<IntConst<1>> = true;
+
+// F is the scalar constant P/Q.
+template <class F, long long P, long long Q> inline constexpr bool is_constant_value_v = false;
+template <class F, long long P, long long Q>
+  requires is_constant_v<F>
+inline constexpr bool is_constant_value_v<F, P, Q> = F::num * Q == P * F::den;
+
+template <long long P, long long Q>
+constexpr auto make_constant() {
+  static_assert(Q != 0, "kops: division by the constant zero");
+  constexpr long long s = Q < 0 ? -1 : 1;
+  constexpr long long g = std::gcd(P, Q);
+  constexpr long long p = s * P / g, q = s * Q / g;
+  if constexpr (p == 0) return Zero<1>{};
+  else if constexpr (q == 1) return IntConst<p>{};
+  else return Rational<p, q>{};
+}
 
 } // namespace kops

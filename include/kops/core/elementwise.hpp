@@ -3,10 +3,13 @@
 //     static constexpr const char* name = "exp";        // kops::to_string
 //     static constexpr const char* keops_name = "Exp";  // KeOps syntax
 //     template <class M, class V> static V apply(const V& a);   // M: math provider
+//     static constexpr auto backward(F f, G g);         // [d f Op]^T g, as a formula
 //   };
 // Unary<Op, F> applies it to every component of F; Binary<Op, A, B> pairs the
 // components of A and B under the {1, D} broadcasting rule (dims equal, or one
-// of them 1). Dimension rules are checked once, in the builders (ops/*.hpp).
+// of them 1). Dimension rules are checked once, in the builders (ops/*.hpp),
+// which also simplify; these node types are what the builders return when no
+// rule applies.
 #pragma once
 
 #include <kops/core/formula.hpp>
@@ -25,6 +28,12 @@ struct Unary : formula_node {
     for (int k = 0; k < dim; ++k) a[k] = Op::template apply<math_t<Ctx>>(a[k]);
     return a;
   }
+
+  // Reverse mode: [d_V Op(F)]^T g = [d_V F]^T Op::backward(F, g).
+  template <class V, class G>
+  static constexpr auto vjp(V v, G g) {
+    return grad(F{}, v, Op::backward(F{}, g));
+  }
 };
 
 template <class Op, Formula A, Formula B>
@@ -41,7 +50,23 @@ struct Binary : formula_node {
     for (int k = 0; k < dim; ++k) r[k] = Op::template apply<math_t<Ctx>>(bcast(a, k), bcast(b, k));
     return r;
   }
+
+  // Reverse mode: the two partial gradients, each summed over the components a
+  // dim-1 operand was broadcast to.
+  template <class V, class G>
+  static constexpr auto vjp(V v, G g) {
+    return grad(A{}, v, fit_dim<A::dim>(Op::backward_a(A{}, B{}, g))) +
+           grad(B{}, v, fit_dim<B::dim>(Op::backward_b(A{}, B{}, g)));
+  }
 };
+
+// F is an element-wise node of the op Op.
+template <class F, class Op> inline constexpr bool is_op_v = false;
+template <class Op, class F> inline constexpr bool is_op_v<Unary<Op, F>, Op> = true;
+template <class Op, class A, class B> inline constexpr bool is_op_v<Binary<Op, A, B>, Op> = true;
+
+// The K-th operand of a node.
+template <class F, int K> using operand_t = typename F::children::template at<K>;
 
 // True when two dims can be combined element-wise.
 inline constexpr bool broadcastable(int a, int b) { return a == b || a == 1 || b == 1; }

@@ -15,9 +15,16 @@
 
 namespace kops {
 
+namespace detail {
+template <int K, class... Ts> struct type_at;
+template <int K, class T, class... Ts> struct type_at<K, T, Ts...> { using type = typename type_at<K - 1, Ts...>::type; };
+template <class T, class... Ts> struct type_at<0, T, Ts...> { using type = T; };
+} // namespace detail
+
 template <class... Ts>
 struct type_list {
   static constexpr int size = sizeof...(Ts);
+  template <int K> using at = typename detail::type_at<K, Ts...>::type;
 };
 
 // Tag base of every node; the concept below checks it rather than duck typing,

@@ -1,8 +1,9 @@
 // cos: cos(a)_k = cos a_k.
+// Simplifications: cos(-a) = cos(a).
 // Derivative: [d_V cos A]^T g = [d_V A]^T (-sin(A) g).
 #pragma once
 
-#include <kops/core/elementwise.hpp>
+#include <kops/ops/divide.hpp>
 
 namespace kops {
 
@@ -10,9 +11,13 @@ struct cos_op {
   static constexpr const char* name = "cos";
   static constexpr const char* keops_name = "Cos";
   template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::cos(a); }
+  template <class F, class G> static constexpr auto backward(F f, G g) { return -(sin(f) * g); }
 };
 
 template <Formula F>
-constexpr Unary<cos_op, F> cos(F) { return {}; }
+constexpr auto cos([[maybe_unused]] F f) {
+  if constexpr (detail::is_neg_v<F>) return cos(operand_t<F, 0>{});
+  else return Unary<cos_op, F>{};
+}
 
 } // namespace kops

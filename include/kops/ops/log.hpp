@@ -1,8 +1,9 @@
 // log: log(a)_k = ln a_k (NaN for a_k < 0, -inf at 0).
+// Simplifications: log(1) = 0; log(exp a) = a.
 // Derivative: [d_V log A]^T g = [d_V A]^T (g / A).
 #pragma once
 
-#include <kops/core/elementwise.hpp>
+#include <kops/ops/divide.hpp>
 
 namespace kops {
 
@@ -10,9 +11,14 @@ struct log_op {
   static constexpr const char* name = "log";
   static constexpr const char* keops_name = "Log";
   template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::log(a); }
+  template <class F, class G> static constexpr auto backward(F f, G g) { return g / f; }
 };
 
 template <Formula F>
-constexpr Unary<log_op, F> log(F) { return {}; }
+constexpr auto log([[maybe_unused]] F f) {
+  if constexpr (is_one_v<F>) return Zero<1>{};
+  else if constexpr (detail::is_exp_v<F>) return operand_t<F, 0>{};
+  else return Unary<log_op, F>{};
+}
 
 } // namespace kops

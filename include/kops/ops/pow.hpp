@@ -1,9 +1,11 @@
 // pow<n>: pow<n>(a)_k = a_k^n for an integer n (negative n gives 1 / a_k^|n|),
 // computed by repeated squaring, exactly as many multiplies as the bits of n.
 // Derivative: [d_V A^n]^T g = [d_V A]^T (n A^{n-1} g).
+// Simplifications: pow<0> = 1 (dim 1), pow<1>(a) = a, pow<2> = square,
+// pow<-1> = inv, constants fold.
 #pragma once
 
-#include <kops/core/elementwise.hpp>
+#include <kops/ops/divide.hpp>
 
 namespace kops {
 
@@ -24,9 +26,22 @@ struct pow_op {
     if constexpr (N < 0) return V(1) / result;
     else return result;
   }
+  template <class F, class G> static constexpr auto backward(F f, G g) {
+    return cst<N> * (pow<N - 1>(f) * g);
+  }
 };
 
+struct square_op;
+struct inv_op;
+
 template <int N, Formula F>
-constexpr Unary<pow_op<N>, F> pow(F) { return {}; }
+constexpr auto pow([[maybe_unused]] F f) {
+  if constexpr (N == 0 && F::dim == 1) return cst<1>;
+  else if constexpr (N == 1) return f;
+  else if constexpr (N == 2) return f * f;
+  else if constexpr (N == -1) return Unary<inv_op, F>{};
+  else if constexpr (is_constant_v<F> && N > 0 && N < 8) return f * pow<N - 1>(f);
+  else return Unary<pow_op<N>, F>{};
+}
 
 } // namespace kops

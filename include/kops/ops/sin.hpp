@@ -1,8 +1,9 @@
 // sin: sin(a)_k = sin a_k.
+// Simplifications: sin(0) = 0; sin(-a) = -sin(a).
 // Derivative: [d_V sin A]^T g = [d_V A]^T (cos(A) g).
 #pragma once
 
-#include <kops/core/elementwise.hpp>
+#include <kops/ops/divide.hpp>
 
 namespace kops {
 
@@ -10,9 +11,14 @@ struct sin_op {
   static constexpr const char* name = "sin";
   static constexpr const char* keops_name = "Sin";
   template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::sin(a); }
+  template <class F, class G> static constexpr auto backward(F f, G g) { return cos(f) * g; }
 };
 
 template <Formula F>
-constexpr Unary<sin_op, F> sin(F) { return {}; }
+constexpr auto sin([[maybe_unused]] F f) {
+  if constexpr (is_zero_v<F>) return f;
+  else if constexpr (detail::is_neg_v<F>) return -sin(operand_t<F, 0>{});
+  else return Unary<sin_op, F>{};
+}
 
 } // namespace kops

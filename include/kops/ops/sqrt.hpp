@@ -1,8 +1,9 @@
 // sqrt: sqrt(a)_k = a_k^{1/2}.
+// Simplifications: sqrt(0) = 0; sqrt(1) = 1; sqrt(square a) is kept (it is |a|).
 // Derivative: [d_V sqrt A]^T g = [d_V A]^T (g / (2 sqrt A)).
 #pragma once
 
-#include <kops/core/elementwise.hpp>
+#include <kops/ops/divide.hpp>
 
 namespace kops {
 
@@ -10,9 +11,13 @@ struct sqrt_op {
   static constexpr const char* name = "sqrt";
   static constexpr const char* keops_name = "Sqrt";
   template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::sqrt(a); }
+  template <class F, class G> static constexpr auto backward(F f, G g) { return g / (cst<2> * sqrt(f)); }
 };
 
 template <Formula F>
-constexpr Unary<sqrt_op, F> sqrt(F) { return {}; }
+constexpr auto sqrt([[maybe_unused]] F f) {
+  if constexpr (is_zero_v<F> || is_one_v<F>) return f;
+  else return Unary<sqrt_op, F>{};
+}
 
 } // namespace kops

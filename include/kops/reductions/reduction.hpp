@@ -18,6 +18,7 @@
 #pragma once
 
 #include <cstdint>
+#include <kops/core/constant.hpp>
 #include <kops/core/variables.hpp>
 
 namespace kops {
@@ -35,7 +36,20 @@ concept Axis = std::same_as<A, axis_tag<0>> || std::same_as<A, axis_tag<1>>;
 
 struct reduction_node {};
 
-template <class Op, Formula F, Axis A>
+namespace detail {
+template <class Sig, int N> struct pad_signature;
+template <class... S, int N>
+struct pad_signature<type_list<S...>, N> {
+  template <int... I>
+  static auto make(std::integer_sequence<int, I...>) -> type_list<S..., Unused<int(sizeof...(S)) + I>...>;
+  using type = decltype(make(std::make_integer_sequence<int, (N > int(sizeof...(S)) ? N - int(sizeof...(S)) : 0)>{}));
+};
+} // namespace detail
+
+// Arity: the number of arguments eval takes, when larger than what F reads
+// (a gradient keeps the arguments of the formula it came from, even those that
+// simplification removed).
+template <class Op, Formula F, Axis A, int Arity = 0>
 struct Reduction : reduction_node {
   using op = Op;
   using formula = F;
@@ -45,8 +59,10 @@ struct Reduction : reduction_node {
   static constexpr category red_cat = A::value == 1 ? category::j : category::i;
   static constexpr int formula_dim = F::dim;
   static constexpr int dim = Op::template out_dim<F::dim>;
-  using signature = signature_t<F>;
+  using signature = typename detail::pad_signature<signature_t<F>, Arity>::type;
   static constexpr int nargs = signature::size;
+  // A sum of the zero formula is zero whatever the sizes: backends skip the loop.
+  static constexpr bool no_work = is_zero_v<F> && requires { Op::zero_of_zero; };
 };
 
 template <class R>

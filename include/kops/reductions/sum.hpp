@@ -12,6 +12,7 @@ struct sum_op {
   static constexpr const char* keops_name = "Sum";
   template <int D> static constexpr int out_dim = D;
   template <class T> using out_t = T;
+  static constexpr bool zero_of_zero = true;
 
   template <class V, class IV, int D>
   struct acc {

@@ -132,7 +132,7 @@ void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
   kops::detail::check_arguments<Red>("kops::kokkos::eval", M, N, out, ptrs);
 
   const std::int64_t rows = Red::row_cat == category::i ? M : N;
-  const std::int64_t cols = Red::row_cat == category::i ? N : M;
+  const std::int64_t cols = Red::no_work ? 0 : Red::row_cat == category::i ? N : M;
   if (rows == 0) return;
   if (!Kokkos::is_initialized())
     throw error("kops::kokkos::eval: Kokkos is not initialized (create a Kokkos::ScopeGuard "

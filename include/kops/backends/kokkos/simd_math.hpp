@@ -3,8 +3,8 @@
 // Every function takes a pack VT = E __attribute__((vector_size(S))) with E float or
 // double and evaluates all lanes with vector operations only: integer masks are
 // built arithmetically (sign of a difference), selects are bit blends, bit
-// reinterpretation is __builtin_bit_cast and float<->int conversions are
-// __builtin_convertvector.  Vector comparisons and `m ? a : b` are avoided on
+// reinterpretation is __builtin_bit_cast and conversions are __builtin_convertvector
+// (rounding to an integer uses the 1.5*2^p addition trick instead).  Vector comparisons and `m ? a : b` are avoided on
 // purpose (except float clamps on packs that fit one register): g++ 12 lowers them
 // lane by lane with scalar code when the pack is wider than the target's registers
 // (e.g. 64-byte packs with AVX2), while arithmetic and bitwise operations are split
@@ -17,9 +17,10 @@
 // the Cody-Waite reduction steps and the final sums are separated by an empty asm
 // barrier (opaque) so that reassociation cannot merge the split constants back into
 // one rounded constant.  Measured under -ffast-math (function compiled with it, test
-// harness without): exp <= 1.3 ulp, log and sin/cos unchanged; but linking with
-// -ffast-math sets flush-to-zero/denormals-are-zero on x86, after which subnormal
-// inputs and results are 0 whatever this code does.
+// harness without): exp <= 1.3 ulp, log and sin/cos unchanged, except that the
+// |x| > 2^20 sin/cos fallback loop may then be vectorised with libmvec (~4 ulp).
+// Linking with -ffast-math also sets flush-to-zero/denormals-are-zero on x86, after
+// which subnormal inputs and results are 0 whatever this code does.
 #pragma once
 
 #include <cmath>
@@ -33,6 +34,10 @@
 // would otherwise keep these bodies out of line (memory-passed arguments).
 #define KOPS_SIMD_INLINE inline __attribute__((always_inline))
 
+// Packs passed by value warn "changes the ABI" when wider than the target registers.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+
 namespace kops::simd::detail {
 
 template <class VT>
@@ -44,9 +49,7 @@ struct vec_traits {
   using ielem = std::conditional_t<sizeof(elem) == 4, std::int32_t, std::int64_t>;
   // same-width integer pack (masks, bit patterns)
   typedef ielem ivec __attribute__((vector_size(sizeof(VT))));
-  // int32 / int64 / double packs with the same number of lanes
-  typedef std::int32_t i32vec __attribute__((vector_size(4 * sizeof(VT) / sizeof(elem))));
-  typedef std::int64_t i64vec __attribute__((vector_size(8 * sizeof(VT) / sizeof(elem))));
+  // double pack with the same number of lanes (float sin/cos are evaluated in double)
   typedef double f64vec __attribute__((vector_size(8 * sizeof(VT) / sizeof(elem))));
 };
 
@@ -61,6 +64,12 @@ template <class V, class S>
 KOPS_SIMD_INLINE V vsplat(S c) noexcept {
   return c - V{};
 }
+
+#if defined(__FAST_MATH__) || (defined(__FINITE_MATH_ONLY__) && __FINITE_MATH_ONLY__)
+inline constexpr bool finite_math = true;  // NaN comparisons may be folded away
+#else
+inline constexpr bool finite_math = false;
+#endif
 
 // Bytes of one vector register of the target.
 #if defined(__AVX512F__)
@@ -147,51 +156,51 @@ KOPS_SIMD_INLINE VT vclamp(VT x, E lo, E hi) noexcept {
 
 // e^x.  Reduction (Cody-Waite): n = round(x*log2 e), r = x - n*ln2_hi - n*ln2_lo,
 // |r| <= ln2/2 (+ rounding slack), ln2_hi with trailing zeros so n*ln2_hi is exact.
+// n comes from the round-to-nearest addition of 1.5*2^23 (1.5*2^52): its low bits
+// are n, so no float<->int conversion is needed.
 // float : e^r = 1 + r + r^2*P(r), P the degree-5 Cephes expf minimax polynomial
 //         (degree 7 overall); x clamped to [-104, 89].
 // double: e^r = 1 + r + r^2*(1/2! + r/3! + ... + r^11/13!) (Taylor, degree 13,
 //         truncation < 5e-18 relative); x clamped to [-746, 710].
 // Result p*2^n is formed as (p*2^(n>>1))*2^(n-(n>>1)): both factors are normal
 // numbers, so overflow gives +inf and subnormal results are rounded once, not
-// flushed.  n is computed by truncation of y + (K + 0.5) (y + K > 0), which is
-// floor(y + 0.5).  exp(+-0) = 1 exactly, exp(-inf) = 0, exp(+inf) = +inf,
-// exp(NaN) = NaN (decided on the bit pattern).
+// flushed.  exp(+-0) = 1 exactly, exp(-inf) = 0, exp(+inf) = +inf, exp(NaN) = NaN
+// (NaN flows through the arithmetic, or is patched from the bit pattern where the
+// clamp may drop it: finite-math or packs wider than a register).
 template <class VT>
 KOPS_SIMD_INLINE VT vexp(VT x) noexcept {
   using Tr = vec_traits<VT>;
   using E = typename Tr::elem;
+  using I = typename Tr::ielem;
   using IV = typename Tr::ivec;
-  const IV ix = vbits<IV>(x);
-  if constexpr (sizeof(E) == 4) {
-    const IV isnan = vlt_mask(vsplat<IV>(0x7f800000), ix & 0x7fffffff);
-    const VT xc = vclamp(x, E(-104), E(89));  // NaN -> a bound: no UB in the conversion
-    const VT y = xc * E(1.44269504088896341);
-    const IV n = __builtin_convertvector(y + E(256.5), IV) - 256;  // [-150, 128]
-    const VT nf = __builtin_convertvector(n, VT);
-    VT r = opaque(xc - nf * E(0.693359375));
-    r = r - nf * E(-2.12194440e-4);
-    const VT z = r * r;
-    VT p = vsplat<VT>(E(1.9875691500e-4));
+  constexpr bool f32 = sizeof(E) == 4;
+  constexpr int mant = f32 ? 23 : 52, bias = f32 ? 127 : 1023;
+  constexpr E lo = f32 ? E(-104) : E(-746), hi = f32 ? E(89) : E(710);
+  constexpr E magic = f32 ? E(0x1.8p23) : E(0x1.8p52);
+  constexpr bool nan_flows = sizeof(VT) <= native_bytes && !finite_math;
+  VT xc;
+  if constexpr (nan_flows) {  // NaN compares false and stays
+    xc = x < lo ? vsplat<VT>(lo) : x;
+    xc = xc > hi ? vsplat<VT>(hi) : xc;
+  } else {
+    xc = vclamp(x, lo, hi);
+  }
+  const VT kd = xc * E(1.4426950408889634074) + magic;
+  const IV n = vbits<IV>(kd) - vbits<I>(magic);  // [-150, 128] / [-1077, 1025]
+  const VT nf = opaque(kd) - magic;
+  VT r;
+  VT p;
+  if constexpr (f32) {
+    r = opaque(xc - nf * E(0.693359375)) - nf * E(-2.12194440e-4);
+    p = vsplat<VT>(E(1.9875691500e-4));
     p = p * r + E(1.3981999507e-3);
     p = p * r + E(8.3334519073e-3);
     p = p * r + E(4.1665795894e-2);
     p = p * r + E(1.6666665459e-1);
     p = p * r + E(5.0000001201e-1);
-    p = (p * z + r) + E(1);
-    const IV n1 = n >> 1, n2 = n - n1;
-    const VT res = opaque(p * vbits<VT>((n1 + 127) << 23)) * vbits<VT>((n2 + 127) << 23);
-    return vblend(isnan, x + x, res);
   } else {
-    using I32 = typename Tr::i32vec;
-    const IV isnan = vlt_mask(vsplat<IV>(0x7ff0000000000000), ix & 0x7fffffffffffffff);
-    const VT xc = vclamp(x, E(-746), E(710));
-    const VT y = xc * E(1.4426950408889634074);
-    const I32 n32 = __builtin_convertvector(y + E(2048.5), I32) - 2048;  // [-1077, 1025]
-    const VT nf = __builtin_convertvector(n32, VT);
-    VT r = opaque(xc - nf * E(6.93147180369123816490e-01));
-    r = r - nf * E(1.90821492927058770002e-10);
-    const VT z = r * r;
-    VT p = vsplat<VT>(E(1.0 / 6227020800.0));  // 1/13!
+    r = opaque(xc - nf * E(6.93147180369123816490e-01)) - nf * E(1.90821492927058770002e-10);
+    p = vsplat<VT>(E(1.0 / 6227020800.0));  // 1/13!
     p = p * r + E(1.0 / 479001600.0);
     p = p * r + E(1.0 / 39916800.0);
     p = p * r + E(1.0 / 3628800.0);
@@ -203,10 +212,15 @@ KOPS_SIMD_INLINE VT vexp(VT x) noexcept {
     p = p * r + E(1.0 / 24.0);
     p = p * r + E(1.0 / 6.0);
     p = p * r + E(0.5);
-    p = (p * z + r) + E(1);
-    const IV n = __builtin_convertvector(n32, IV);
-    const IV n1 = n >> 1, n2 = n - n1;
-    const VT res = opaque(p * vbits<VT>((n1 + 1023) << 52)) * vbits<VT>((n2 + 1023) << 52);
+  }
+  p = (p * (r * r) + r) + E(1);
+  const IV n1 = n >> 1, n2 = n - n1;
+  const VT res = opaque(p * vbits<VT>((n1 + bias) << mant)) * vbits<VT>((n2 + bias) << mant);
+  if constexpr (nan_flows) {
+    return res;
+  } else {
+    const IV isnan = vlt_mask(vsplat<IV>(vbits<I>(std::numeric_limits<E>::infinity())),
+                              vbits<IV>(x) & std::numeric_limits<I>::max());
     return vblend(isnan, x + x, res);
   }
 }
@@ -294,7 +308,7 @@ KOPS_SIMD_INLINE V two_sum(V a, V b, V& e) noexcept {
 }
 
 // sin (odd = 0) or cos (odd = 1) of ax in [0, 2^20] on a double pack; the sign of the
-// result is the quadrant sign only.  Reduction: n = floor(ax*2/pi + 1/2),
+// result is the quadrant sign only.  Reduction: n = round(ax*2/pi) (via + 1.5*2^52),
 // r = ax - n*pi/2 with pi/2 = P1 + P2 + P3 (+ P4), P1..P3 of 33 bits (fdlibm pio2_1,
 // pio2_2, pio2_3) so that each n*Pi is exact for n < 2^20 and ax - n*P1 is exact.
 // for_float: r = (ax - n*P1) - n*P2 - n*P2t (error < 1e-26 absolute), kernels FreeBSD
@@ -307,9 +321,8 @@ template <bool for_float, class VD>
 KOPS_SIMD_INLINE VD sincos_reduced(VD ax, int odd) noexcept {
   using Tr = vec_traits<VD>;
   using IV = typename Tr::ivec;
-  using I32 = typename Tr::i32vec;
-  const I32 n = __builtin_convertvector(ax * 0.63661977236758134308 + 0.5, I32);
-  const VD nf = __builtin_convertvector(n, VD);
+  const VD kd = ax * 0.63661977236758134308 + 0x1.8p52;  // low bits: n = round(ax*2/pi)
+  const VD nf = opaque(kd) - 0x1.8p52;
   const VD t = opaque(ax - nf * 1.57079632673412561417e+00);  // pio2_1, exact
   VD s, c;
   if constexpr (for_float) {
@@ -341,7 +354,7 @@ KOPS_SIMD_INLINE VD sincos_reduced(VD ax, int odd) noexcept {
     const VD one_hz = opaque(1.0 - hz);
     c = one_hz + (((1.0 - one_hz) - hz) + (z * pc - r * y));
   }
-  const IV q = __builtin_convertvector(n + odd, IV);
+  const IV q = vbits<IV>(kd) + odd;
   const VD res = vblend(-(q & 1), c, s);
   return vbits<VD>(vbits<IV>(res) ^ ((q & 2) << 62));
 }
@@ -388,4 +401,5 @@ KOPS_SIMD_INLINE VT vcos(VT x) noexcept {
 
 }  // namespace kops::simd::detail
 
+#pragma GCC diagnostic pop
 #undef KOPS_SIMD_INLINE

@@ -1,0 +1,47 @@
+// grad(f, v, g): reverse-mode symbolic differentiation.
+//
+//   f : formula of dim D,  v : variable (vi, vj or pm) of dim Dv,  g : formula of dim D
+//   grad(f, v, g) = [d_v f]^T g, a formula of dim Dv
+//
+// Each node type states its own rule (vjp), next to its evaluation; this file
+// only dispatches, and cuts every branch that does not depend on v (or that
+// receives a zero gradient) to zero<Dv> before building anything, so that the
+// derivative of a large formula with respect to one variable stays small. The
+// result is simplified as it is built (every builder simplifies).
+#pragma once
+
+#include <kops/core/constant.hpp>
+#include <kops/core/variable.hpp>
+
+namespace kops {
+
+namespace detail {
+template <class F, class V> struct depends_on;
+template <class V, class... C>
+constexpr bool any_depends_on(type_list<C...>) {
+  return (depends_on<C, V>::value || ...);
+}
+template <class F, class V>
+struct depends_on {
+  static constexpr bool value = std::is_same_v<F, V> || any_depends_on<V>(typename F::children{});
+};
+} // namespace detail
+
+// True when the formula F reads the variable V.
+template <class F, class V>
+inline constexpr bool depends_on_v = detail::depends_on<F, V>::value;
+
+template <class F, class V, class G>
+constexpr auto grad(F, V, G g) {
+  static_assert(Formula<F>, "kops::grad: the first argument must be a kops formula");
+  static_assert(Variable<V>, "kops::grad: the second argument must be a variable (vi, vj or pm)");
+  static_assert(Formula<G>, "kops::grad: the third argument (the gradient input) must be a kops formula");
+  if constexpr (Formula<F> && Variable<V> && Formula<G>) {
+    static_assert(G::dim == F::dim, "kops::grad: the gradient input must have the dim of the formula");
+    if constexpr (!depends_on_v<F, V> || is_zero_v<G>) return Zero<V::dim>{};
+    else if constexpr (std::is_same_v<F, V>) return g;
+    else return F::vjp(V{}, g);
+  }
+}
+
+} // namespace kops

@@ -1,0 +1,61 @@
+// grad(red, v, e): the gradient of a reduction, as a new reduction.
+//
+// For red = sum_reduction(f, axis_j) (out_i = sum_j f(x_i, y_j)), a gradient
+// input e = vi<k, red.dim> (one row per output row) and a variable v:
+//   v an i-variable:  (d out . e)/d v_i = sum_j [d_v f]^T e_i   -> sum over j, M rows of dim v
+//   v a j-variable:   (d out . e)/d v_j = sum_i [d_v f]^T e_i   -> sum over i, N rows of dim v
+//   v a parameter:    per-row contributions sum_j [d_v f]^T e_i -> M rows of dim v; the
+//                     gradient is their sum over rows (kops::sum_rows)
+// and symmetrically for axis_i. argmin and argmax are piecewise constant: their
+// gradient is the zero reduction (which does no work). The result takes the
+// same arguments as red, plus e at its index.
+#pragma once
+
+#include <cstdint>
+
+#include <kops/autodiff/grad.hpp>
+#include <kops/reductions/reduction.hpp>
+#include <kops/reductions/sum.hpp>
+
+namespace kops {
+
+namespace detail {
+template <class Op> inline constexpr bool is_index_reduction_v =
+    std::is_same_v<typename Op::template out_t<float>, std::int64_t>;
+} // namespace detail
+
+template <class Op, class F, class A, int Arity, class V, class E>
+constexpr auto grad(Reduction<Op, F, A, Arity> red, V, E) {
+  using R = decltype(red);
+  static_assert(Variable<V>, "kops::grad: the second argument must be a variable (vi, vj or pm)");
+  static_assert(Variable<E>, "kops::grad: the gradient input of a reduction must be a variable");
+  if constexpr (Variable<V> && Variable<E>) {
+    static_assert(E::cat == R::row_cat,
+                  "kops::grad: the gradient input must be indexed like the output rows "
+                  "(an i-variable for an axis_j reduction, a j-variable for axis_i)");
+    static_assert(E::dim == R::dim, "kops::grad: the gradient input must have the dim of the reduction");
+    static_assert(consistent_v<decltype(F{} + sum(E{}) + sum(V{}))>,
+                  "kops::grad: the gradient input's index is already used by another variable");
+    constexpr int arity = R::nargs > E::index + 1 ? R::nargs : E::index + 1;
+    if constexpr (detail::is_index_reduction_v<Op>) {
+      return Reduction<sum_op, Zero<V::dim>, A, arity>{};
+    } else {
+      static_assert(std::is_same_v<Op, sum_op>,
+                    "kops::grad: this reduction has no gradient yet (sum, argmin and argmax do)");
+      using G = decltype(grad(F{}, V{}, E{}));
+      if constexpr (V::cat == R::red_cat) return Reduction<sum_op, G, axis_tag<1 - A::value>, arity>{};
+      else return Reduction<sum_op, G, A, arity>{};
+    }
+  }
+}
+
+// out[k] = sum over rows r of contrib[r * dim + k]: the gradient w.r.t. a
+// parameter from the per-row contributions that grad(red, pm<...>, e) returns.
+template <class T>
+void sum_rows(const T* contrib, std::int64_t rows, int dim, T* out) {
+  for (int k = 0; k < dim; ++k) out[k] = T(0);
+  for (std::int64_t r = 0; r < rows; ++r)
+    for (int k = 0; k < dim; ++k) out[k] += contrib[r * dim + k];
+}
+
+} // namespace kops

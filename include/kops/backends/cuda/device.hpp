@@ -1,0 +1,157 @@
+// Device-side plumbing of a call: selecting (and restoring) the device,
+// per-device facts queried once and cached, and stream-ordered buffers.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <cuda_runtime_api.h>
+
+#include <kops/backends/cuda/error.hpp>
+
+namespace kops::cuda::detail {
+
+// Makes `device` (>= 0) current for the scope and restores the caller's
+// device at exit; device < 0 leaves the current device alone.
+class device_guard {
+public:
+  device_guard(int device, const char* where) {
+    if (device < 0) return;
+    check(cudaGetDevice(&previous_), where, "querying the current device");
+    if (previous_ != device) {
+      check(cudaSetDevice(device), where, ("selecting device " + std::to_string(device)).c_str());
+      restore_ = true;
+    }
+  }
+  // Restoring cannot throw from a destructor; it only fails if the device
+  // that was current before the call has become unusable.
+  ~device_guard() {
+    if (restore_) (void)cudaSetDevice(previous_);
+  }
+  device_guard(const device_guard&) = delete;
+  device_guard& operator=(const device_guard&) = delete;
+
+private:
+  int previous_ = -1;
+  bool restore_ = false;
+};
+
+inline int current_device(const char* where) {
+  int d = 0;
+  check(cudaGetDevice(&d), where, "querying the current device");
+  return d;
+}
+
+struct device_facts {
+  int sms = 0;                  // cudaDevAttrMultiProcessorCount
+  bool memory_pools = false;    // cudaMallocAsync / cudaFreeAsync supported
+};
+
+// The facts of `device`, queried at its first use and cached for the process.
+inline device_facts facts_of(int device, const char* where) {
+  static std::mutex m;
+  static std::map<int, device_facts> cache;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    if (auto it = cache.find(device); it != cache.end()) return it->second;
+  }
+  device_facts f;
+  check(cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, device), where,
+        "querying the number of multiprocessors");
+  int pools = 0;
+  check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device), where,
+        "querying memory-pool support");
+  f.memory_pools = pools != 0;
+  std::lock_guard<std::mutex> lock(m);
+  cache.emplace(device, f);
+  return f;
+}
+
+// Resident blocks per SM of `kernel` (block threads, `shared` bytes of dynamic
+// shared memory) on `device`, from the occupancy calculator; cached per Tag
+// (the kernel's traits: two kernels may share a function type) and device.
+template <class Tag, class Kernel>
+int blocks_per_sm(Kernel* kernel, int device, int block, std::size_t shared, const char* where) {
+  static std::mutex m;
+  static std::map<int, int> cache;
+  {
+    std::lock_guard<std::mutex> lock(m);
+    if (auto it = cache.find(device); it != cache.end()) return it->second;
+  }
+  int n = 0;
+  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, block, shared), where,
+        "querying the occupancy of the GPU_2D kernel");
+  if (n < 1) n = 1;
+  std::lock_guard<std::mutex> lock(m);
+  cache.emplace(device, n);
+  return n;
+}
+
+// A device buffer whose lifetime follows `stream`: allocated with
+// cudaMallocAsync and freed with cudaFreeAsync on the stream, so it is freed
+// after the work queued before the free, without blocking the host. Devices
+// without memory pools get cudaMalloc, and the free synchronises the stream
+// first (cudaStreamSynchronize + cudaFree).
+// release() frees and reports failure; the destructor frees what was not
+// released (exception paths) and cannot report.
+class stream_buffer {
+public:
+  stream_buffer() = default;
+  stream_buffer(std::size_t bytes, cudaStream_t stream, bool pools, const char* where, const char* what)
+      : stream_(stream), pools_(pools) {
+    if (bytes == 0) return;
+    const std::string doing = std::string("allocating ") + std::to_string(bytes) + " bytes for " + what;
+    if (pools_) check(cudaMallocAsync(&p_, bytes, stream_), where, doing.c_str());
+    else check(cudaMalloc(&p_, bytes), where, doing.c_str());
+  }
+  stream_buffer(stream_buffer&& o) noexcept
+      : p_(std::exchange(o.p_, nullptr)), stream_(o.stream_), pools_(o.pools_) {}
+  stream_buffer& operator=(stream_buffer&& o) noexcept {
+    if (this != &o) {
+      free_quietly();
+      p_ = std::exchange(o.p_, nullptr);
+      stream_ = o.stream_;
+      pools_ = o.pools_;
+    }
+    return *this;
+  }
+  stream_buffer(const stream_buffer&) = delete;
+  stream_buffer& operator=(const stream_buffer&) = delete;
+  ~stream_buffer() { free_quietly(); }
+
+  template <class T = void> T* get() const { return static_cast<T*>(p_); }
+
+  void release(const char* where, const char* what) {
+    void* p = std::exchange(p_, nullptr);
+    if (p == nullptr) return;
+    const std::string doing = std::string("freeing ") + what;
+    if (pools_) {
+      check(cudaFreeAsync(p, stream_), where, doing.c_str());
+    } else {
+      const cudaError_t s = cudaStreamSynchronize(stream_);
+      const cudaError_t f = cudaFree(p);
+      check(s, where, (std::string("synchronising the stream before ") + doing).c_str());
+      check(f, where, doing.c_str());
+    }
+  }
+
+private:
+  void free_quietly() noexcept {
+    void* p = std::exchange(p_, nullptr);
+    if (p == nullptr) return;
+    if (pools_) {
+      (void)cudaFreeAsync(p, stream_);
+    } else {
+      (void)cudaStreamSynchronize(stream_);
+      (void)cudaFree(p);
+    }
+  }
+
+  void* p_ = nullptr;
+  cudaStream_t stream_ = nullptr;
+  bool pools_ = false;
+};
+
+} // namespace kops::cuda::detail

@@ -1,0 +1,52 @@
+// kops::cuda_error: a CUDA call made by kops failed. Its message says what kops
+// was doing and what CUDA answered, e.g.
+//   "kops::cuda::eval: launching the GPU_1D kernel: cudaErrorInvalidConfiguration:
+//    invalid configuration argument"
+// Every CUDA runtime call and every kernel launch of the backend goes through
+// check() / check_launch(); nothing is printed, nothing exits.
+#pragma once
+
+#include <string>
+#include <cuda_runtime_api.h>
+
+#include <kops/core/error.hpp>
+
+namespace kops {
+
+class cuda_error : public error {
+public:
+  cuda_error(cudaError_t code, const std::string& doing)
+      : error(doing + ": " + cudaGetErrorName(code) + ": " + cudaGetErrorString(code)), code_(code) {}
+  // The CUDA error code (cudaErrorInvalidDevice, cudaErrorMemoryAllocation, ...).
+  cudaError_t code() const noexcept { return code_; }
+
+private:
+  cudaError_t code_;
+};
+
+namespace cuda::detail {
+
+// Throws kops::cuda_error unless `e` is cudaSuccess. `doing` names the caller
+// and the step: "kops::cuda::eval: allocating the GPU_2D scratch". The error,
+// now reported, is also cleared from CUDA's "last error" slot (a sticky error,
+// after a fault in a kernel, cannot be cleared and stays).
+inline void check(cudaError_t e, const char* where, const char* doing) {
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw cuda_error(e, std::string(where) + ": " + doing);
+  }
+}
+
+// For a kernel launch (cudaLaunchKernel returns the launch's own error: a bad
+// grid, block or shared-memory size, no kernel image for the device). Faults inside a kernel are
+// asynchronous: they surface at the next synchronising call (eval_host checks
+// it; eval's caller does, as after any CUDA launch).
+inline void check_launch(cudaError_t e, const char* where, const char* kernel) {
+  if (e != cudaSuccess) {
+    (void)cudaGetLastError();
+    throw cuda_error(e, std::string(where) + ": launching the " + kernel + " kernel");
+  }
+}
+
+} // namespace cuda::detail
+} // namespace kops

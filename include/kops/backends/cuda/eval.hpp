@@ -1,0 +1,123 @@
+// kops::cuda::eval: the GPU backend, on device pointers.
+//
+//   eval<P>(red, M, N, out, args...)          default stream, automatic scheme, current device
+//   eval<P>(red, M, N, out, args..., opts)    opts: kops::cuda::options (stream, scheme, device)
+//
+//   x:(M, Dx) y:(N, Dy) params:(Dp)  ->  out:(rows, red.dim), rows = M (axis_j) or N (axis_i)
+//
+// All pointers are device pointers (or managed memory), in variable-index
+// order, of one element type T (float or double); arg-type reductions write
+// std::int64_t indices. P is the precision policy (core/precision.hpp):
+// accurate uses CUDA's expf/logf/... (kops::scalar_math), fast the intrinsics
+// of cuda/fast_math.hpp.
+//
+// Asynchronous, like any kernel launch: the call queues its kernels (and, for
+// GPU_2D, a stream-ordered scratch allocation and free) on opts.stream and
+// returns; `out` is ready once the stream is synchronised, and the inputs must
+// stay valid until then. Launch errors throw kops::cuda_error at once; faults
+// inside the kernels surface at the next synchronising CUDA call, as usual.
+#pragma once
+
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <kops/backends/cuda/device.hpp>
+#include <kops/backends/cuda/fast_math.hpp>
+#include <kops/backends/cuda/kernel_traits.hpp>
+#include <kops/backends/cuda/launch.hpp>
+#include <kops/backends/cuda/options.hpp>
+#include <kops/core/precision.hpp>
+#include <kops/core/scalar_math.hpp>
+#include <kops/detail/arguments.hpp>
+#include <kops/reductions/reduction.hpp>
+
+namespace kops::cuda {
+namespace detail {
+
+template <precision P>
+using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math>;
+
+// Checks, then runs on opts.device (if set). `ptrs`: Red::nargs device pointers.
+template <precision P, class Red, class T, class Out>
+void run(std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs, const options& opts,
+         const char* where) {
+  kops::detail::check_arguments<Red>(where, M, N, out, ptrs);
+  const std::int64_t rows = Red::row_cat == category::i ? M : N;
+  const std::int64_t cols = Red::row_cat == category::i ? N : M;
+  if (rows == 0) return;
+  using K = kernel_traits<Red, T, math_for<P>>;
+  typename K::args_type a{};
+  for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
+  device_guard guard(opts.device, where);
+  launch<K>(a, rows, cols, out, opts, where);
+}
+
+template <class... Ts>
+inline constexpr bool ends_with_options = false;
+template <class T, class... Ts>
+inline constexpr bool ends_with_options<T, Ts...> =
+    std::is_same_v<std::remove_cvref_t<std::tuple_element_t<sizeof...(Ts), std::tuple<T, Ts...>>>, options>;
+
+template <class A>
+inline constexpr bool is_argument_pointer_v =
+    std::is_pointer_v<A> && !std::is_same_v<std::remove_cv_t<std::remove_pointer_t<A>>, options>;
+
+// Calls f(opts, pointers...) with the trailing options object split off (or
+// default options when there is none).
+template <class Fn, class... Rest>
+void split_options(Fn&& f, const Rest&... rest) {
+  if constexpr (ends_with_options<Rest...>) {
+    const auto all = std::forward_as_tuple(rest...);
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      f(std::get<sizeof...(Rest) - 1>(all), std::get<I>(all)...);
+    }(std::make_index_sequence<sizeof...(Rest) - 1>{});
+  } else {
+    f(options{}, rest...);
+  }
+}
+
+// The compile-time checks of eval and eval_host (where = their name).
+template <class Red, class Out, class... Args>
+constexpr bool check_call() {
+  using T = kops::detail::common_element_t<Args...>;
+  static_assert(sizeof...(Args) == Red::nargs,
+                "kops::cuda::eval: pass exactly one pointer per argument index of the formula "
+                "(0 .. max index), in index order");
+  static_assert(std::is_same_v<Out, typename Red::op::template out_t<T>>,
+                "kops::cuda::eval: wrong output pointer type (value reductions write T*, "
+                "index reductions such as argmin write std::int64_t*)");
+  return true;
+}
+
+template <class... Rest>
+constexpr bool check_pointers() {
+  if constexpr (ends_with_options<Rest...>) {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (is_argument_pointer_v<std::tuple_element_t<I, std::tuple<Rest...>>> && ...);
+    }(std::make_index_sequence<sizeof...(Rest) - 1>{});
+  } else {
+    return (is_argument_pointer_v<Rest> && ...);
+  }
+}
+
+} // namespace detail
+
+// out:(rows, red.dim) on the device; args: device pointers in variable-index
+// order, optionally followed by one kops::cuda::options. See the file comment.
+template <precision P = precision::accurate, ReductionType Red, class Out, class... Rest>
+void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
+  static_assert(detail::check_pointers<Rest...>(),
+                "kops::cuda::eval: after `out`, pass one device pointer per argument index, "
+                "optionally followed by a kops::cuda::options (last)");
+  detail::split_options(
+      [&]<class... Args>(const options& opts, const Args*... args) {
+        static_assert(detail::check_call<Red, Out, Args...>());
+        const kops::detail::common_element_t<Args...>* const ptrs[] = {args...};
+        detail::run<P, Red>(M, N, out, ptrs, opts, "kops::cuda::eval");
+      },
+      rest...);
+}
+
+} // namespace kops::cuda

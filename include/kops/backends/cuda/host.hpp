@@ -1,0 +1,83 @@
+// kops::cuda::eval_host: the GPU backend on host arrays, for convenience and
+// tests. Same arguments as eval, but host pointers; synchronous.
+//
+//   eval_host<P>(red, M, N, out, args...[, opts])
+//
+// Allocates device buffers for the arguments the formula reads and for `out`
+// (stream-ordered, on opts.stream and opts.device), copies the inputs in, runs
+// eval, copies `out` back and waits for the stream. Every buffer is owned by an
+// RAII object, so an exception at any step leaks nothing. Unused argument
+// slots are not copied (their pointers may be null, as for eval).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+
+#include <kops/backends/cuda/device.hpp>
+#include <kops/backends/cuda/error.hpp>
+#include <kops/backends/cuda/eval.hpp>
+#include <kops/backends/cuda/options.hpp>
+#include <kops/detail/arguments.hpp>
+
+namespace kops::cuda {
+namespace detail {
+
+template <precision P, class Red, class T, class Out>
+void run_host(std::int64_t M, std::int64_t N, Out* out, const T* const* host, const options& opts) {
+  constexpr const char* where = "kops::cuda::eval_host";
+  kops::detail::check_arguments<Red>(where, M, N, out, host);
+  const std::int64_t rows = Red::row_cat == category::i ? M : N;
+  if (rows == 0) return;
+
+  device_guard guard(opts.device, where);
+  const device_facts facts = facts_of(current_device(where), where);
+  const cudaStream_t stream = opts.stream;
+
+  constexpr int nargs = Red::nargs;
+  stream_buffer buffers[nargs > 0 ? nargs : 1];
+  const T* device[nargs > 0 ? nargs : 1] = {};
+  [&]<class... S>(type_list<S...>) {
+    ([&] {
+      if constexpr (!kops::detail::is_unused_slot_v<S>) {
+        const std::int64_t n = S::cat == category::i ? M : S::cat == category::j ? N : 1;
+        const std::size_t bytes = std::size_t(n) * S::dim * sizeof(T);
+        if (bytes == 0) return;
+        const std::string what = "argument " + std::to_string(S::index);
+        buffers[S::index] = stream_buffer(bytes, stream, facts.memory_pools, where, what.c_str());
+        check(cudaMemcpyAsync(buffers[S::index].get(), host[S::index], bytes, cudaMemcpyHostToDevice, stream),
+              where, ("copying " + what + " to the device").c_str());
+        device[S::index] = buffers[S::index].template get<T>();
+      }
+    }(), ...);
+  }(typename Red::signature{});
+
+  const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out);
+  stream_buffer dout(out_bytes, stream, facts.memory_pools, where, "the output");
+  run<P, Red>(M, N, dout.get<Out>(), device, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where);
+  check(cudaMemcpyAsync(out, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream), where,
+        "copying the output to the host");
+  check(cudaStreamSynchronize(stream), where, "running the reduction (cudaStreamSynchronize)");
+  dout.release(where, "the output");
+  for (auto& b : buffers) b.release(where, "an argument buffer");
+}
+
+} // namespace detail
+
+// Host-pointer convenience: see the file comment. Synchronous.
+template <precision P = precision::accurate, ReductionType Red, class Out, class... Rest>
+void eval_host(Red, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
+  static_assert(detail::check_pointers<Rest...>(),
+                "kops::cuda::eval_host: after `out`, pass one host pointer per argument index, "
+                "optionally followed by a kops::cuda::options (last)");
+  detail::split_options(
+      [&]<class... Args>(const options& opts, const Args*... args) {
+        static_assert(detail::check_call<Red, Out, Args...>());
+        const kops::detail::common_element_t<Args...>* const ptrs[] = {args...};
+        detail::run_host<P, Red>(M, N, out, ptrs, opts);
+      },
+      rest...);
+}
+
+} // namespace kops::cuda

@@ -1,0 +1,99 @@
+// The evaluation context of one GPU thread (see core/formula.hpp for what a
+// context provides). Row variables and parameters are copied into registers
+// once per thread; reduced-axis variables are read from the shared-memory tile
+// at the current index. Every offset is a compile-time constant, so after
+// inlining the arrays below are plain registers (no local memory).
+//
+//   load<row_cat, I, D>   row[offset_I + k]          registers
+//   load<param,   I, D>   prm[offset_I + k]          registers
+//   load<red_cat, I, D>   red[offset_I + k]          shared memory (red = tile row jj)
+#pragma once
+
+#include <cstdint>
+
+#include <kops/backends/cuda/kernel_traits.hpp>
+#include <kops/core/vec.hpp>
+
+namespace kops::cuda::detail {
+
+template <class K>
+struct tile_context {
+  using value_type = typename K::value_type;
+  using scalar_type = typename K::value_type;
+  using math = typename K::math;
+  using T = value_type;
+  using Sig = typename K::signature;
+
+  T row[K::row_dims > 0 ? K::row_dims : 1];
+  T prm[K::param_dims > 0 ? K::param_dims : 1];
+  const T* red;
+
+  template <category C, int I, int D>
+  KOPS_HD KOPS_INLINE vec<T, D> load() const {
+    constexpr int off = kops::detail::row_offset<Sig, C, I>();
+    vec<T, D> out;
+    for (int k = 0; k < D; ++k) {
+      if constexpr (C == K::row_cat) out[k] = row[off + k];
+      else if constexpr (C == category::param) out[k] = prm[off + k];
+      else out[k] = red[off + k];
+    }
+    return out;
+  }
+};
+
+// dst[offset_I + k] = arg_I[r, k] for every slot I of category C (a fold over
+// the signature's slots: no Hana in device code).
+template <category C, class Sig> struct gather;
+template <category C, class... S>
+struct gather<C, type_list<S...>> {
+  template <class T>
+  __device__ KOPS_INLINE static void row(T* dst, const T* const* args, std::int64_t r) {
+    (one<S>(dst, args, r), ...);
+  }
+
+private:
+  template <class Slot, class T>
+  __device__ KOPS_INLINE static void one(T* dst, const T* const* args, std::int64_t r) {
+    if constexpr (!kops::detail::is_unused_slot_v<Slot>) {
+      if constexpr (Slot::cat == C) {
+        constexpr int D = Slot::dim;
+        constexpr int off = kops::detail::row_offset<type_list<S...>, C, Slot::index>();
+        const T* src = args[Slot::index] + r * D;
+#pragma unroll
+        for (int k = 0; k < D; ++k) dst[off + k] = src[k];
+      }
+    }
+  }
+};
+
+// Cooperative, coalesced load of reduced-axis indices [j0, j0 + len) into the
+// tile, by the whole block (K::block threads): argument I's rows j0.. are
+// contiguous in global memory, so consecutive threads read consecutive words.
+//   arg_I:(cols, D) -> tile:(len, red_dims) at column offset_I
+template <class K, class Sig = typename K::signature> struct tile_loader;
+template <class K, class... S>
+struct tile_loader<K, type_list<S...>> {
+  using T = typename K::value_type;
+
+  __device__ KOPS_INLINE static void load(T* tile, const T* const* args, std::int64_t j0, int len) {
+    (one<S>(tile, args, j0, len), ...);
+  }
+
+private:
+  template <class Slot>
+  __device__ KOPS_INLINE static void one(T* tile, const T* const* args, std::int64_t j0, int len) {
+    if constexpr (!kops::detail::is_unused_slot_v<Slot>) {
+      if constexpr (Slot::cat == K::red_cat) {
+        constexpr int D = Slot::dim;
+        constexpr int off = kops::detail::row_offset<type_list<S...>, K::red_cat, Slot::index>();
+        const T* src = args[Slot::index] + j0 * D;
+        for (int e = int(threadIdx.x); e < len * D; e += K::block) {
+          const int jj = e / D;
+          tile[jj * K::red_dims + off + (e - jj * D)] = src[e];
+        }
+      }
+    }
+  }
+};
+
+} // namespace kops::cuda::detail

@@ -1,0 +1,16 @@
+// The CUDA GPU backend: kops::cuda::eval(red, M, N, out, args...[, opts]) on
+// device pointers, kops::cuda::eval_host(...) on host pointers. Include it from
+// .cu files compiled by nvcc (C++20, --expt-relaxed-constexpr); the kernels are
+// instantiated in the including translation unit. See docs/cuda.md.
+#pragma once
+
+#if !defined(__CUDACC__)
+#error "<kops/cuda.hpp> must be compiled by a CUDA compiler (a .cu file built with nvcc)"
+#endif
+
+#include <kops/kops.hpp>
+#include <kops/backends/cuda/error.hpp>
+#include <kops/backends/cuda/eval.hpp>
+#include <kops/backends/cuda/fast_math.hpp>
+#include <kops/backends/cuda/host.hpp>
+#include <kops/backends/cuda/options.hpp>

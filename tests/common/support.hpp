@@ -1,0 +1,48 @@
+// Backend-neutral helpers of the test bodies: (backend, element type)
+// configurations, seeded random data, and comparison of results with
+// double-precision references. A backend is a struct with
+//   static constexpr const char* name;
+//   template <class... A> static void eval(A... a);   // eval(red, M, N, out, host pointers...)
+// defined by the including test (tests/unit: Kokkos; tests/cuda: the GPU
+// backend on host arrays), which also defines KOPS_TEST_CONFIGS, the list of
+// configurations the bodies in this folder are stamped out for.
+#pragma once
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <kops/kops.hpp>
+
+namespace kops_test {
+
+template <class Backend, class T>
+struct cfg {
+  using backend = Backend;
+  using type = T;
+};
+
+template <class T>
+std::vector<T> random_vector(std::size_t n, double lo, double hi, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(lo, hi);
+  std::vector<T> v(n);
+  for (auto& e : v) e = static_cast<T>(u(rng));
+  return v;
+}
+
+// Relative tolerance for a result computed in T from a handful of operations.
+template <class T> constexpr double tolerance() { return sizeof(T) == 4 ? 2e-5 : 1e-12; }
+
+// |a - b| <= tol * (|b| + floor): relative, with an absolute floor for values near 0.
+inline bool close(double a, double b, double tol, double floor = 1.0) {
+  if (std::isnan(b)) return std::isnan(a);
+  if (std::isinf(b)) return a == b;
+  return std::abs(a - b) <= tol * (std::abs(b) + floor);
+}
+
+} // namespace kops_test

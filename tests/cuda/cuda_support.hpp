@@ -1,0 +1,36 @@
+// Shared helpers of the GPU tests: the backend-neutral helpers of tests/common
+// and the GPU backend configurations the common test bodies are stamped out
+// for: kops::cuda::eval_host with the automatic scheme, and forced to GPU_1D
+// and to GPU_2D (the latter with small chunks, so that even small problems
+// cross many chunk boundaries and exercise the combining pass).
+#pragma once
+
+#include "../common/reference.hpp"
+#include "../common/support.hpp"
+
+#include <kops/cuda.hpp>
+
+namespace kops_test {
+
+template <kops::cuda::scheme S, std::int64_t Chunk = 0, kops::precision P = kops::precision::accurate>
+struct cuda_backend {
+  static constexpr const char* name = "cuda";
+  template <class... A> static void eval(A... a) {
+    kops::cuda::options o;
+    o.scheme = S;
+    o.gpu_2d_chunk = Chunk;
+    kops::cuda::eval_host<P>(a..., o);
+  }
+};
+
+using cuda_auto = cuda_backend<kops::cuda::scheme::automatic>;
+using cuda_1d = cuda_backend<kops::cuda::scheme::gpu_1d>;
+using cuda_2d = cuda_backend<kops::cuda::scheme::gpu_2d, 5>;
+
+} // namespace kops_test
+
+// The (backend, element type) configurations every backend-generic test body runs on.
+#define KOPS_TEST_CONFIGS                                                                         \
+  (kops_test::cfg<kops_test::cuda_auto, float>), (kops_test::cfg<kops_test::cuda_auto, double>), \
+      (kops_test::cfg<kops_test::cuda_1d, float>), (kops_test::cfg<kops_test::cuda_1d, double>), \
+      (kops_test::cfg<kops_test::cuda_2d, float>), (kops_test::cfg<kops_test::cuda_2d, double>)
