@@ -6,7 +6,9 @@
 #include <kops/config.hpp>
 #include <kops/core/constant.hpp>
 #include <kops/core/error.hpp>
+#include <kops/core/factorize.hpp>
 #include <kops/core/formula.hpp>
+#include <kops/core/scalar_math.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/core/variables.hpp>

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <kops/detail/arguments.hpp>
+#include <kops/core/scalar_math.hpp>
 #include <kops/kops.hpp>
 
 namespace kops_test {

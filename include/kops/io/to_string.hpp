@@ -10,6 +10,7 @@
 
 #include <kops/core/constant.hpp>
 #include <kops/core/elementwise.hpp>
+#include <kops/core/factorize.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/ops/pow.hpp>
 #include <kops/ops/sum.hpp>
@@ -26,6 +27,7 @@ template <class Op> inline constexpr bool is_pow_v = false;
 template <int N> inline constexpr bool is_pow_v<pow_op<N>> = true;
 
 template <bool KeOps, class F> std::string print_node(Sum<F>);
+template <bool KeOps, class F, class G, int K> std::string print_node(Factorized<F, G, K>);
 template <bool KeOps, int D, class F> std::string print_node(SumT<D, F>);
 
 template <bool KeOps, class F>
@@ -76,6 +78,12 @@ template <bool KeOps, int D, class F>
 std::string print_node(SumT<D, F>) {
   return KeOps ? "SumT(" + print<KeOps>(F{}) + "," + std::to_string(D) + ")"
                : "sum_t<" + std::to_string(D) + ">(" + print<KeOps>(F{}) + ")";
+}
+
+// A factorized formula prints as its expansion: the same math, in a form KeOps parses.
+template <bool KeOps, class F, class G, int K>
+std::string print_node(Factorized<F, G, K>) {
+  return print<KeOps>(typename Factorized<F, G, K>::expanded{});
 }
 
 } // namespace detail

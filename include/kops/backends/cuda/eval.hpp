@@ -45,7 +45,8 @@ void run(std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs, const o
          const char* where) {
   kops::detail::check_arguments<Red>(where, M, N, out, ptrs);
   const std::int64_t rows = Red::row_cat == category::i ? M : N;
-  const std::int64_t cols = Red::row_cat == category::i ? N : M;
+  // A sum of the zero formula is zero: an empty reduced range gives it.
+  const std::int64_t cols = Red::no_work ? 0 : Red::row_cat == category::i ? N : M;
   if (rows == 0) return;
   using K = kernel_traits<Red, T, math_for<P>>;
   typename K::args_type a{};

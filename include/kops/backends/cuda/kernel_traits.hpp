@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <kops/core/factorize.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/detail/arguments.hpp>
 
@@ -26,7 +27,9 @@ struct arg_pointers {
 template <class Red, class T, class Math>
 struct kernel_traits {
   using reduction = Red;
-  using formula = typename Red::formula;
+  // What is evaluated: the reduction's formula with repeated sub-formulas
+  // factorized (core/factorize.hpp), as on the CPU.
+  using formula = evaluated_formula_t<Red>;
   using op = typename Red::op;
   using signature = typename Red::signature;
   using math = Math;

@@ -22,6 +22,7 @@
 
 #include <kops/backends/kokkos/pack.hpp>
 #include <kops/core/error.hpp>
+#include <kops/core/factorize.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/detail/arguments.hpp>
 #include <kops/reductions/reduction.hpp>
@@ -64,7 +65,7 @@ struct block_context {
 
 template <class Red, class T, class Out, precision Pr>
 struct block_kernel {
-  using F = typename Red::formula;
+  using F = evaluated_formula_t<Red>;
   using Op = typename Red::op;
   using Sig = typename Red::signature;
   // A pack is one SIMD register; a block holds U packs whose evaluations are

@@ -1,0 +1,209 @@
+// Common sub-expressions, evaluated once.
+//
+//   factorize(f, g)       f with every occurrence of the sub-formula g read from
+//                         one evaluation of g: Factorized<F', G, K>, where F' is
+//                         f with g replaced by the placeholder Slot<K, dim g>
+//   auto_factorize_t<F>   F with its repeated sub-formulas factorized, smallest
+//                         first (what backends evaluate: evaluated_formula_t<Red>)
+//
+// A Factorized node evaluates g, then evaluates F' in a context that answers
+// Slot<K> with that value; backends see only another formula. Its derivative is
+// the derivative of the expanded formula (whose repeats are factorized again
+// when it is evaluated).
+#pragma once
+
+#include <kops/core/elementwise.hpp>
+#include <kops/core/variable.hpp>
+#include <kops/ops/sum.hpp>
+
+namespace kops {
+
+template <int K, int D>
+struct Slot : formula_node {
+  static constexpr int dim = D;
+  static constexpr int slot_id = K;
+  using children = type_list<>;
+
+  template <class Ctx>
+  KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
+    return ctx.template slot<K, D>();
+  }
+};
+
+namespace detail {
+
+// An evaluation context extended with the value of slot K.
+template <class Ctx, int K, class Val>
+struct slot_context {
+  using value_type = typename Ctx::value_type;
+  using scalar_type = typename Ctx::scalar_type;
+  using math = typename Ctx::math;
+  const Ctx& inner;
+  const Val& value;
+
+  template <category C, int I, int D>
+  KOPS_HD KOPS_INLINE constexpr auto load() const {
+    return inner.template load<C, I, D>();
+  }
+  template <int K2, int D>
+  KOPS_HD KOPS_INLINE constexpr const auto& slot() const {
+    if constexpr (K2 == K) return value;
+    else return inner.template slot<K2, D>();
+  }
+};
+
+// replace_t<F, A, B>: F with every occurrence of A replaced by B (no simplification).
+template <class F, class A, class B> struct replace;
+template <class F, class A, class B> using replace_t = typename replace<F, A, B>::type;
+template <class F, class A, class B> struct replace {
+  using type = std::conditional_t<std::is_same_v<F, A>, B, F>;  // leaves
+};
+template <class Op, class X, class A, class B>
+  requires(!std::is_same_v<Unary<Op, X>, A>)
+struct replace<Unary<Op, X>, A, B> {
+  using type = Unary<Op, replace_t<X, A, B>>;
+};
+template <class Op, class X, class Y, class A, class B>
+  requires(!std::is_same_v<Binary<Op, X, Y>, A>)
+struct replace<Binary<Op, X, Y>, A, B> {
+  using type = Binary<Op, replace_t<X, A, B>, replace_t<Y, A, B>>;
+};
+template <class X, class A, class B>
+  requires(!std::is_same_v<Sum<X>, A>)
+struct replace<Sum<X>, A, B> {
+  using type = Sum<replace_t<X, A, B>>;
+};
+template <int D, class X, class A, class B>
+  requires(!std::is_same_v<SumT<D, X>, A>)
+struct replace<SumT<D, X>, A, B> {
+  using type = SumT<D, replace_t<X, A, B>>;
+};
+
+// Largest slot id used in F (0 when none).
+template <class F> struct max_slot;
+template <class... C>
+constexpr int max_slot_of(type_list<C...>) {
+  int m = 0;
+  ((m = max_slot<C>::value > m ? max_slot<C>::value : m), ...);
+  return m;
+}
+template <class F> struct max_slot {
+  static constexpr int value = max_slot_of(typename F::children{});
+};
+template <int K, int D> struct max_slot<Slot<K, D>> {
+  static constexpr int value = K;
+};
+
+template <class F, class G>
+inline constexpr bool contains_v = std::is_same_v<F, G> || []<class... C>(type_list<C...>) {
+  return (contains_v<C, G> || ...);
+}(typename F::children{});
+
+} // namespace detail
+
+template <Formula F, Formula G, int K>
+struct Factorized : formula_node {
+  static constexpr int dim = F::dim;
+  using children = type_list<F, G>;
+  using body = F;
+  using shared = G;
+  static constexpr int slot = K;
+  using expanded = detail::replace_t<F, Slot<K, G::dim>, G>;
+
+  template <class Ctx>
+  KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
+    const auto g = G::eval(ctx);
+    const detail::slot_context<Ctx, K, decltype(g)> inner{ctx, g};
+    return F::eval(inner);
+  }
+
+  template <class V, class Gin>
+  static constexpr auto vjp(V v, Gin gin) {
+    return grad(expanded{}, v, gin);
+  }
+};
+
+namespace detail {
+template <class F, class G, int K, class A, class B>
+  requires(!std::is_same_v<Factorized<F, G, K>, A>)
+struct replace<Factorized<F, G, K>, A, B> {
+  using type = Factorized<replace_t<F, A, B>, replace_t<G, A, B>, K>;
+};
+} // namespace detail
+
+template <Formula F, Formula G>
+constexpr auto factorize(F f, G) {
+  if constexpr (!detail::contains_v<F, G> || std::is_same_v<F, G>) return f;
+  else {
+    constexpr int K = (detail::max_slot<F>::value > detail::max_slot<G>::value ? detail::max_slot<F>::value
+                                                                               : detail::max_slot<G>::value) + 1;
+    return Factorized<detail::replace_t<F, G, Slot<K, G::dim>>, G, K>{};
+  }
+}
+
+namespace detail {
+
+// Every sub-formula of F, F first (pre-order, with repeats).
+template <class F> struct subtrees;
+template <class... L> struct concat_lists;
+template <> struct concat_lists<> { using type = type_list<>; };
+template <class... A> struct concat_lists<type_list<A...>> { using type = type_list<A...>; };
+template <class... A, class... B, class... R>
+struct concat_lists<type_list<A...>, type_list<B...>, R...> {
+  using type = typename concat_lists<type_list<A..., B...>, R...>::type;
+};
+template <class... C> auto subtrees_of(type_list<C...>) -> typename concat_lists<typename subtrees<C>::type...>::type;
+template <class F> struct subtrees {
+  using type = typename concat_lists<type_list<F>, decltype(subtrees_of(typename F::children{}))>::type;
+};
+
+// Worth sharing: an operation node (not a variable, constant or slot) seen twice or more.
+template <class T, class... All>
+constexpr int occurrences(type_list<All...>) {
+  return (int(std::is_same_v<T, All>) + ...);
+}
+template <class T> constexpr int size_of() { return decltype(subtrees_of(type_list<T>{}))::size; }
+
+// The smallest repeated sub-formula of F, or void. Smallest first, so that a
+// larger repeat that contains it is found next with the small one already a
+// slot, and every repeat, nested or not, is evaluated once.
+template <class F, class All = typename subtrees<F>::type, class Rest = All> struct best_repeat;
+template <class F, class All> struct best_repeat<F, All, type_list<>> {
+  using type = void;
+};
+template <class F, class All, class T, class... Rest>
+struct best_repeat<F, All, type_list<T, Rest...>> {
+  using next = typename best_repeat<F, All, type_list<Rest...>>::type;
+  static constexpr bool candidate = T::children::size > 0 && occurrences<T>(All{}) >= 2;
+  using type = std::conditional_t<
+      candidate && (std::is_void_v<next> || size_of<T>() <= [] {
+                     if constexpr (std::is_void_v<next>) return 0;
+                     else return size_of<next>();
+                   }()),
+      T, next>;
+};
+
+template <class F, int Budget> struct auto_factorize {
+  using G = typename best_repeat<F>::type;
+  using type = typename decltype([] {
+    if constexpr (Budget == 0 || std::is_void_v<G>) return std::type_identity<F>{};
+    else {
+      using Fac = decltype(factorize(F{}, G{}));
+      using Body = typename auto_factorize<typename Fac::body, Budget - 1>::type;
+      return std::type_identity<Factorized<Body, typename Fac::shared, Fac::slot>>{};
+    }
+  }())::type;
+};
+
+} // namespace detail
+
+// F with its repeated sub-formulas evaluated once (at most 8 rounds).
+template <Formula F>
+using auto_factorize_t = typename detail::auto_factorize<F, 8>::type;
+
+
+// The formula a backend evaluates for a reduction: its formula, factorized.
+template <class Red>
+using evaluated_formula_t = auto_factorize_t<typename Red::formula>;
+
+} // namespace kops
