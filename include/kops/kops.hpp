@@ -16,10 +16,12 @@
 #include <kops/ops/abs.hpp>
 #include <kops/ops/sign.hpp>
 #include <kops/ops/add.hpp>
+#include <kops/ops/concat.hpp>
 #include <kops/ops/cos.hpp>
 #include <kops/ops/divide.hpp>
 #include <kops/ops/dot.hpp>
 #include <kops/ops/exp.hpp>
+#include <kops/ops/extract.hpp>
 #include <kops/ops/inv.hpp>
 #include <kops/ops/log.hpp>
 #include <kops/ops/minus.hpp>

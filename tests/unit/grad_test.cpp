@@ -250,3 +250,39 @@ TEST_CASE("argmin and argmax have a zero gradient that does no work", "[grad][re
   kops::kokkos::eval(d, 2, 1, out.data(), px.data(), py.data(), pe);
   for (double v : out) CHECK(v == 0);
 }
+
+TEST_CASE("min and max have the one-hot gradient at their arg", "[grad][reductions]") {
+  // out_i = min_j f_k(x_i, y_j) for each component k of f = (x - y) * (x + y) (dim 2);
+  // d(out . e)/dx_i = sum_k e_ik d f_k / dx at j*_k = sum_k e_ik 2 x_ik at its arg.
+  constexpr auto x = kops::vi<0, 2>;
+  constexpr auto y = kops::vj<1, 2>;
+  constexpr auto e = kops::vi<2, 2>;
+  constexpr auto f = kops::square(x - y) + kops::sum(x * y);
+  const std::int64_t Mi = 19, Nj = 41;
+  const auto px = random_vector<double>(Mi * 2, -1, 1, 71), py = random_vector<double>(Nj * 2, -1, 1, 72);
+  const auto pe = random_vector<double>(Mi * 2, -1, 1, 73);
+  for (bool is_max : {false, true}) {
+    std::vector<double> out(Mi * 2);
+    std::vector<std::int64_t> arg(Mi * 2);
+    if (is_max) {
+      kops::kokkos::eval(kops::grad(kops::max_reduction(f, kops::axis_j), x, e), Mi, Nj, out.data(), px.data(),
+                         py.data(), pe.data());
+      kops::kokkos::eval(kops::argmax_reduction(f, kops::axis_j), Mi, Nj, arg.data(), px.data(), py.data());
+    } else {
+      kops::kokkos::eval(kops::grad(kops::min_reduction(f, kops::axis_j), x, e), Mi, Nj, out.data(), px.data(),
+                         py.data(), pe.data());
+      kops::kokkos::eval(kops::argmin_reduction(f, kops::axis_j), Mi, Nj, arg.data(), px.data(), py.data());
+    }
+    for (std::int64_t i = 0; i < Mi; ++i)
+      for (int c = 0; c < 2; ++c) {
+        // f_k = (x_k - y_k)^2 + x.y: d f_k / d x_c = 2 (x_k - y_k) [c == k] + y_c.
+        double s = 0;
+        for (int k = 0; k < 2; ++k) {
+          const std::int64_t j = arg[i * 2 + k];
+          s += pe[i * 2 + k] * ((c == k ? 2 * (px[i * 2 + k] - py[j * 2 + k]) : 0.0) + py[j * 2 + c]);
+        }
+        INFO((is_max ? "max" : "min") << " row " << i << " component " << c);
+        REQUIRE(close(out[i * 2 + c], s, 1e-12));
+      }
+  }
+}

@@ -8,13 +8,18 @@
 //                     gradient is their sum over rows (kops::sum_rows)
 // and symmetrically for axis_i. argmin and argmax are piecewise constant: their
 // gradient is the zero reduction (which does no work). The result takes the
-// same arguments as red, plus e at its index.
+// same arguments as red, plus e at its index. min and max (which KeOps does not
+// differentiate) have the one-hot gradient: [d_v f]^T e at the arg of each
+// component, w.r.t. row variables and parameters (per-row contributions).
 #pragma once
 
 #include <cstdint>
 
 #include <kops/autodiff/grad.hpp>
 #include <kops/reductions/reduction.hpp>
+#include <kops/ops/concat.hpp>
+#include <kops/ops/extract.hpp>
+#include <kops/reductions/detail/payload.hpp>
 #include <kops/reductions/sum.hpp>
 
 namespace kops {
@@ -22,6 +27,18 @@ namespace kops {
 namespace detail {
 template <class Op> inline constexpr bool is_index_reduction_v =
     std::is_same_v<typename Op::template out_t<float>, std::int64_t>;
+template <class Op> inline constexpr bool is_value_extremum_v = requires { Op::extremum_writes_values; };
+
+template <class A> constexpr auto concat_all(A a) { return a; }
+template <class A, class B, class... R> constexpr auto concat_all(A a, B b, R... r) {
+  return concat(a, concat_all(b, r...));
+}
+// concat(f, p_0, ..., p_{D-1}), p_k = [d_v f_k]^T e_k: the payload formula of
+// the gradient of a min or max.
+template <class F, class V, class E, int... K>
+constexpr auto payload_formula(std::integer_sequence<int, K...>) {
+  return concat_all(F{}, grad(elem<K>(F{}), V{}, elem<K>(E{}))...);
+}
 } // namespace detail
 
 template <class Op, class F, class A, int Arity, class V, class E>
@@ -39,9 +56,16 @@ constexpr auto grad(Reduction<Op, F, A, Arity> red, V, E) {
     constexpr int arity = R::nargs > E::index + 1 ? R::nargs : E::index + 1;
     if constexpr (detail::is_index_reduction_v<Op>) {
       return Reduction<sum_op, Zero<V::dim>, A, arity>{};
+    } else if constexpr (detail::is_value_extremum_v<Op>) {
+      // One-hot at the arg: [d_v f]^T e taken at the j where each component is best.
+      static_assert(V::cat != R::red_cat,
+                    "kops::grad: the gradient of min/max w.r.t. a variable of the reduced axis is not "
+                    "supported (it needs every row's arg first); use argmin/argmax, then a sum");
+      using P = decltype(detail::payload_formula<F, V, E>(std::make_integer_sequence<int, F::dim>{}));
+      return Reduction<detail::extremum_payload_op<Op::extremum_is_max, F::dim>, P, A, arity>{};
     } else {
       static_assert(std::is_same_v<Op, sum_op>,
-                    "kops::grad: this reduction has no gradient yet (sum, argmin and argmax do)");
+                    "kops::grad: this reduction has no gradient yet (sum, min, max, argmin, argmax do)");
       using G = decltype(grad(F{}, V{}, E{}));
       if constexpr (V::cat == R::red_cat) return Reduction<sum_op, G, axis_tag<1 - A::value>, arity>{};
       else return Reduction<sum_op, G, A, arity>{};

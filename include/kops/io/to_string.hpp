@@ -12,6 +12,8 @@
 #include <kops/core/elementwise.hpp>
 #include <kops/core/factorize.hpp>
 #include <kops/core/variable.hpp>
+#include <kops/ops/concat.hpp>
+#include <kops/ops/extract.hpp>
 #include <kops/ops/pow.hpp>
 #include <kops/ops/sum.hpp>
 #include <kops/reductions/reduction.hpp>
@@ -28,6 +30,9 @@ template <int N> inline constexpr bool is_pow_v<pow_op<N>> = true;
 
 template <bool KeOps, class F> std::string print_node(Sum<F>);
 template <bool KeOps, class F, class G, int K> std::string print_node(Factorized<F, G, K>);
+template <bool KeOps, int S, int D, class F> std::string print_node(Extract<S, D, F>);
+template <bool KeOps, int S, int N, class F> std::string print_node(ExtractT<S, N, F>);
+template <bool KeOps, class A, class B> std::string print_node(Concat<A, B>);
 template <bool KeOps, int D, class F> std::string print_node(SumT<D, F>);
 
 template <bool KeOps, class F>
@@ -84,6 +89,23 @@ std::string print_node(SumT<D, F>) {
 template <bool KeOps, class F, class G, int K>
 std::string print_node(Factorized<F, G, K>) {
   return print<KeOps>(typename Factorized<F, G, K>::expanded{});
+}
+
+template <bool KeOps, int S, int D, class F>
+std::string print_node(Extract<S, D, F>) {
+  using std::to_string;
+  return KeOps ? "Extract(" + print<KeOps>(F{}) + "," + to_string(S) + "," + to_string(D) + ")"
+               : "extract<" + to_string(S) + "," + to_string(D) + ">(" + print<KeOps>(F{}) + ")";
+}
+template <bool KeOps, int S, int N, class F>
+std::string print_node(ExtractT<S, N, F>) {
+  using std::to_string;
+  return KeOps ? "ExtractT(" + print<KeOps>(F{}) + "," + to_string(S) + "," + to_string(N) + ")"
+               : "extract_t<" + to_string(S) + "," + to_string(N) + ">(" + print<KeOps>(F{}) + ")";
+}
+template <bool KeOps, class A, class B>
+std::string print_node(Concat<A, B>) {
+  return (KeOps ? "Concat(" : "concat(") + print<KeOps>(A{}) + "," + print<KeOps>(B{}) + ")";
 }
 
 } // namespace detail

@@ -18,6 +18,8 @@ enum class extremum_output { value, index };
 
 template <bool IsMax, extremum_output Out>
 struct extremum_op {
+  static constexpr bool extremum_is_max = IsMax;
+  static constexpr bool extremum_writes_values = Out == extremum_output::value;
   template <int D> static constexpr int out_dim = D;
   template <class T>
   using out_t = std::conditional_t<Out == extremum_output::index, std::int64_t, T>;

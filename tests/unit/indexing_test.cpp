@@ -1,0 +1,41 @@
+// extract, extract_t, elem, elem_t and concat: values against index
+// arithmetic, gradients through the adjoint pairs.
+#include "test_support.hpp"
+
+using namespace kops_test;
+
+TEMPLATE_TEST_CASE("indexing ops pick and place components", "[ops]", float, double) {
+  using T = TestType;
+  constexpr auto x = kops::vi<0, 5>;
+  constexpr auto b = kops::vi<1, 1>;
+  const std::int64_t M = 21;
+  const auto px = random_vector<T>(M * 5, -3, 3, 81), pb = random_vector<T>(M, -3, 3, 82);
+  constexpr auto f = kops::concat(kops::extract<1, 3>(x), kops::elem<4>(x) * b) + kops::elem_t<4, 2>(b);
+  static_assert(decltype(f)::dim == 4);
+  std::vector<T> out(M * 4);
+  kops::kokkos::eval(kops::sum_reduction(f, kops::axis_j), M, 1, out.data(), px.data(), pb.data());
+  for (std::int64_t i = 0; i < M; ++i) {
+    const T* r = &px[i * 5];
+    CHECK(out[i * 4 + 0] == r[1]);
+    CHECK(out[i * 4 + 1] == r[2]);
+    CHECK(out[i * 4 + 2] == r[3] + pb[i]);
+    CHECK(out[i * 4 + 3] == r[4] * pb[i]);
+  }
+}
+
+TEST_CASE("indexing ops: gradients and simplifications", "[grad]") {
+  constexpr auto x = kops::vi<0, 5>;
+  constexpr auto w = kops::vi<1, 4>;
+  // d/dx of w . concat(extract<1,3>(x), x_4^2) = (0, w0, w1, w2, 2 x_4 w3).
+  constexpr auto s = kops::sum_reduction(kops::dot(kops::concat(kops::extract<1, 3>(x), kops::square(kops::elem<4>(x))), w), kops::axis_j);
+  constexpr auto d = kops::grad(s, x, kops::vi<2, 1>);
+  const std::vector<double> px{1, 2, 3, 4, 5}, pw{6, 7, 8, 9}, pe{1};
+  std::vector<double> out(5);
+  kops::kokkos::eval(d, 1, 1, out.data(), px.data(), pw.data(), pe.data());
+  CHECK(out == std::vector<double>{0, 6, 7, 8, 2 * 5 * 9});
+  static_assert(std::is_same_v<decltype(kops::extract<0, 5>(x)), std::remove_const_t<decltype(x)>>);
+  static_assert(std::is_same_v<decltype(kops::extract<2, 1>(kops::extract_t<2, 5>(kops::vi<3, 1>))),
+                               kops::Var<kops::category::i, 3, 1>>);
+  CHECK(kops::to_keops_string(kops::elem<2>(x)) == "Extract(Var(0,5,0),2,1)");
+  CHECK(kops::to_string(kops::concat(x, x)) == "concat(vi<0,5>,vi<0,5>)");
+}
