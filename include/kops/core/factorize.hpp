@@ -143,48 +143,48 @@ constexpr auto factorize(F f, G) {
 
 namespace detail {
 
-// Every sub-formula of F, F first (pre-order, with repeats).
-template <class F> struct subtrees;
-template <class... L> struct concat_lists;
-template <> struct concat_lists<> { using type = type_list<>; };
-template <class... A> struct concat_lists<type_list<A...>> { using type = type_list<A...>; };
-template <class... A, class... B, class... R>
-struct concat_lists<type_list<A...>, type_list<B...>, R...> {
-  using type = typename concat_lists<type_list<A..., B...>, R...>::type;
+// Number of nodes of F, and occurrences of T in F (memoised per type pair by
+// the compiler; no type lists are built, so a round costs O(nodes^2) trivial
+// instantiations).
+template <class F> struct node_count;
+template <class... C> constexpr int node_count_of(type_list<C...>) { return (0 + ... + node_count<C>::value); }
+template <class F> struct node_count {
+  static constexpr int value = 1 + node_count_of(typename F::children{});
 };
-template <class... C> auto subtrees_of(type_list<C...>) -> typename concat_lists<typename subtrees<C>::type...>::type;
-template <class F> struct subtrees {
-  using type = typename concat_lists<type_list<F>, decltype(subtrees_of(typename F::children{}))>::type;
-};
-
-// Worth sharing: an operation node (not a variable, constant or slot) seen twice or more.
-template <class T, class... All>
-constexpr int occurrences(type_list<All...>) {
-  return (int(std::is_same_v<T, All>) + ...);
+template <class F, class T> struct occurrences;
+template <class T, class... C> constexpr int occurrences_of(type_list<C...>) {
+  return (0 + ... + occurrences<C, T>::value);
 }
-template <class T> constexpr int size_of() { return decltype(subtrees_of(type_list<T>{}))::size; }
-
-// The smallest repeated sub-formula of F, or void. Smallest first, so that a
-// larger repeat that contains it is found next with the small one already a
-// slot, and every repeat, nested or not, is evaluated once.
-template <class F, class All = typename subtrees<F>::type, class Rest = All> struct best_repeat;
-template <class F, class All> struct best_repeat<F, All, type_list<>> {
-  using type = void;
+template <class F, class T> struct occurrences {
+  static constexpr int value = int(std::is_same_v<F, T>) + occurrences_of<T>(typename F::children{});
 };
-template <class F, class All, class T, class... Rest>
-struct best_repeat<F, All, type_list<T, Rest...>> {
-  using next = typename best_repeat<F, All, type_list<Rest...>>::type;
-  static constexpr bool candidate = T::children::size > 0 && occurrences<T>(All{}) >= 2;
-  using type = std::conditional_t<
-      candidate && (std::is_void_v<next> || size_of<T>() <= [] {
-                     if constexpr (std::is_void_v<next>) return 0;
-                     else return size_of<next>();
-                   }()),
-      T, next>;
+
+// The smallest operation node (not a variable, constant or slot) of F that
+// occurs at least twice in Root, or void.
+template <class F, class Root> struct best_repeat;
+template <class A, class B> constexpr auto smaller_of() {
+  if constexpr (std::is_void_v<A>) return std::type_identity<B>{};
+  else if constexpr (std::is_void_v<B>) return std::type_identity<A>{};
+  else if constexpr (node_count<B>::value < node_count<A>::value) return std::type_identity<B>{};
+  else return std::type_identity<A>{};
+}
+template <class Root, class... C> constexpr auto best_of_children(type_list<C...>) {
+  return std::type_identity<void>{};
+}
+template <class Root, class C, class... Rest> constexpr auto best_of_children(type_list<C, Rest...>) {
+  using first = typename best_repeat<C, Root>::type;
+  using rest = typename decltype(best_of_children<Root>(type_list<Rest...>{}))::type;
+  return smaller_of<first, rest>();
+}
+template <class F, class Root> struct best_repeat {
+  using below = typename decltype(best_of_children<Root>(typename F::children{}))::type;
+  static constexpr bool candidate = F::children::size > 0 && occurrences<Root, F>::value >= 2;
+  // A repeated node's own sub-nodes repeat too, so only search below when F is no candidate.
+  using type = std::conditional_t<candidate, typename decltype(smaller_of<F, below>())::type, below>;
 };
 
 template <class F, int Budget> struct auto_factorize {
-  using G = typename best_repeat<F>::type;
+  using G = typename best_repeat<F, F>::type;
   using type = typename decltype([] {
     if constexpr (Budget == 0 || std::is_void_v<G>) return std::type_identity<F>{};
     else {

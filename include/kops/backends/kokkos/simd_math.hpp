@@ -30,9 +30,8 @@
 #include <limits>
 #include <type_traits>
 
-// Force inlining: without AVX-512 a 64-byte pack spans several registers and g++
-// would otherwise keep these bodies out of line (memory-passed arguments).
-#define KOPS_SIMD_INLINE inline __attribute__((always_inline))
+#include <kops/config.hpp>
+
 
 // Packs passed by value warn "changes the ABI" when wider than the target registers.
 #pragma GCC diagnostic push
@@ -54,14 +53,14 @@ struct vec_traits {
 };
 
 template <class To, class From>
-KOPS_SIMD_INLINE To vbits(From v) noexcept {
+KOPS_INLINE To vbits(From v) noexcept {
   static_assert(sizeof(To) == sizeof(From));
   return __builtin_bit_cast(To, v);
 }
 
 // Broadcast a scalar (c - 0 == c for every c, including -0 and NaN).
 template <class V, class S>
-KOPS_SIMD_INLINE V vsplat(S c) noexcept {
+KOPS_INLINE V vsplat(S c) noexcept {
   return c - V{};
 }
 
@@ -82,7 +81,7 @@ inline constexpr std::size_t native_bytes = 16;
 
 // Lane select m ? a : b for an all-ones/all-zeros integer mask m (any pack type).
 template <class V, class IV>
-KOPS_SIMD_INLINE V vblend(IV m, V a, V b) noexcept {
+KOPS_INLINE V vblend(IV m, V a, V b) noexcept {
   const IV ia = vbits<IV>(a), ib = vbits<IV>(b);
   return vbits<V>(ib ^ ((ia ^ ib) & m));
 }
@@ -90,7 +89,7 @@ KOPS_SIMD_INLINE V vblend(IV m, V a, V b) noexcept {
 // All-ones where a < b, for signed integer packs whose exact difference a - b does not
 // overflow (callers guarantee it); the subtraction itself wraps (no UB).
 template <class IV>
-KOPS_SIMD_INLINE IV vlt_mask(IV a, IV b) noexcept {
+KOPS_INLINE IV vlt_mask(IV a, IV b) noexcept {
   using I = std::remove_cvref_t<decltype(a[0])>;
   using U = std::make_unsigned_t<I>;
   typedef U UV __attribute__((vector_size(sizeof(IV))));
@@ -101,7 +100,7 @@ KOPS_SIMD_INLINE IV vlt_mask(IV a, IV b) noexcept {
 // that claims to modify v in a vector register (packs wider than one register are
 // passed through it register by register).
 template <class V>
-KOPS_SIMD_INLINE V opaque(V v) noexcept {
+KOPS_INLINE V opaque(V v) noexcept {
 #if defined(__FAST_MATH__) && (defined(__GNUC__) || defined(__clang__))
 #if defined(__x86_64__) || defined(__i386__) || defined(__aarch64__)
   using E = std::remove_cvref_t<decltype(v[0])>;
@@ -128,7 +127,7 @@ KOPS_SIMD_INLINE V opaque(V v) noexcept {
 
 // True when any lane of the integer mask is non-zero (one whole-pack test).
 template <class IV>
-KOPS_SIMD_INLINE bool vany(IV m) noexcept {
+KOPS_INLINE bool vany(IV m) noexcept {
   using W = std::conditional_t<sizeof(IV) % 8 == 0, std::uint64_t, std::uint32_t>;
   W w[sizeof(IV) / sizeof(W)];
   std::memcpy(w, &m, sizeof(IV));
@@ -139,7 +138,7 @@ KOPS_SIMD_INLINE bool vany(IV m) noexcept {
 
 // Clamp x to [lo, hi] (lo < 0 < hi); NaN lanes end up at lo or hi.
 template <class VT, class E>
-KOPS_SIMD_INLINE VT vclamp(VT x, E lo, E hi) noexcept {
+KOPS_INLINE VT vclamp(VT x, E lo, E hi) noexcept {
   if constexpr (sizeof(VT) <= native_bytes) {
     const VT t = x >= lo ? x : vsplat<VT>(lo);  // NaN >= lo is false: NaN -> lo
     return t <= hi ? t : vsplat<VT>(hi);
@@ -168,7 +167,7 @@ KOPS_SIMD_INLINE VT vclamp(VT x, E lo, E hi) noexcept {
 // (NaN flows through the arithmetic, or is patched from the bit pattern where the
 // clamp may drop it: finite-math or packs wider than a register).
 template <class VT>
-KOPS_SIMD_INLINE VT vexp(VT x) noexcept {
+KOPS_INLINE VT vexp(VT x) noexcept {
   using Tr = vec_traits<VT>;
   using E = typename Tr::elem;
   using I = typename Tr::ielem;
@@ -234,7 +233,7 @@ KOPS_SIMD_INLINE VT vexp(VT x) noexcept {
 // Special lanes are patched on the bit pattern: log(+inf) = +inf, log(NaN) = NaN,
 // log(x < 0) = NaN (also -inf), log(+-0) = -inf; log(1) = +0 falls out exactly.
 template <class VT>
-KOPS_SIMD_INLINE VT vlog(VT x) noexcept {
+KOPS_INLINE VT vlog(VT x) noexcept {
   using Tr = vec_traits<VT>;
   using E = typename Tr::elem;
   using IV = typename Tr::ivec;
@@ -300,7 +299,7 @@ KOPS_SIMD_INLINE VT vlog(VT x) noexcept {
 
 // Knuth two-sum: a + b = s + e exactly (barriers keep it under -ffast-math).
 template <class V>
-KOPS_SIMD_INLINE V two_sum(V a, V b, V& e) noexcept {
+KOPS_INLINE V two_sum(V a, V b, V& e) noexcept {
   const V s = opaque(a + b);
   const V bb = opaque(s - a);
   e = opaque(a - opaque(s - bb)) + opaque(b - bb);
@@ -318,7 +317,7 @@ KOPS_SIMD_INLINE V two_sum(V a, V b, V& e) noexcept {
 //   fdlibm __kernel_sin/__kernel_cos (degree 13 / 14) with the tail lo.
 // Quadrant q = n + odd: q odd selects the cos kernel, q & 2 flips the sign.
 template <bool for_float, class VD>
-KOPS_SIMD_INLINE VD sincos_reduced(VD ax, int odd) noexcept {
+KOPS_INLINE VD sincos_reduced(VD ax, int odd) noexcept {
   using Tr = vec_traits<VD>;
   using IV = typename Tr::ivec;
   const VD kd = ax * 0.63661977236758134308 + 0x1.8p52;  // low bits: n = round(ax*2/pi)
@@ -360,7 +359,7 @@ KOPS_SIMD_INLINE VD sincos_reduced(VD ax, int odd) noexcept {
 }
 
 template <class VT>
-KOPS_SIMD_INLINE VT vsincos_impl(VT x, int odd) noexcept {
+KOPS_INLINE VT vsincos_impl(VT x, int odd) noexcept {
   using Tr = vec_traits<VT>;
   using E = typename Tr::elem;
   using IV = typename Tr::ivec;
@@ -391,15 +390,15 @@ KOPS_SIMD_INLINE VT vsincos_impl(VT x, int odd) noexcept {
 // std::cos in a whole-pack branch that is normally never taken.  float packs are
 // evaluated in double (reduction and kernels) and rounded once at the end.
 template <class VT>
-KOPS_SIMD_INLINE VT vsin(VT x) noexcept {
+KOPS_INLINE VT vsin(VT x) noexcept {
   return vsincos_impl(x, 0);
 }
 template <class VT>
-KOPS_SIMD_INLINE VT vcos(VT x) noexcept {
+KOPS_INLINE VT vcos(VT x) noexcept {
   return vsincos_impl(x, 1);
 }
 
 }  // namespace kops::simd::detail
 
 #pragma GCC diagnostic pop
-#undef KOPS_SIMD_INLINE
+#undef KOPS_INLINE
