@@ -401,4 +401,3 @@ KOPS_INLINE VT vcos(VT x) noexcept {
 }  // namespace kops::simd::detail
 
 #pragma GCC diagnostic pop
-#undef KOPS_INLINE
