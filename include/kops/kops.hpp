@@ -21,6 +21,7 @@
 #include <kops/ops/divide.hpp>
 #include <kops/ops/dot.hpp>
 #include <kops/ops/exp.hpp>
+#include <kops/ops/exp2.hpp>
 #include <kops/ops/extract.hpp>
 #include <kops/ops/inv.hpp>
 #include <kops/ops/log.hpp>

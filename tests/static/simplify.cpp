@@ -70,6 +70,13 @@ static_assert(same<decltype(x * y), decltype(y * x)>);
 static_assert(same<decltype(x + y), decltype(y + x)>);
 static_assert(same<decltype(exp(x) * g * b), decltype(b * (g * exp(x)))>);
 
+// Invariant factors (parameters, constants) are grouped and keep their sign,
+// so that they are computed once per call: (x g) h = x (g h), (-x) g = x (-g).
+static_assert(same<decltype(x * g * pm<5, 1>), decltype(x * (g * pm<5, 1>))>);
+static_assert(same<decltype((-x) * g), decltype(x * (-g))>);
+static_assert(same<decltype((-g) * x), Binary<mult_op, decltype(-g), X>> ||
+              same<decltype((-g) * x), Binary<mult_op, X, decltype(-g)>>);
+
 // exp(a) exp(b) = exp(a + b); log(exp(a)) = a; exp(0) = 1.
 static_assert(same<decltype(exp(x) * exp(y)), Unary<exp_op, decltype(x + y)>>);
 static_assert(same<decltype(log(exp(x))), X>);
@@ -88,15 +95,16 @@ static_assert(!decltype(sum_reduction(x, axis_j))::no_work);
 static_assert(!decltype(min_reduction(zero<2>, axis_j))::no_work);
 
 // The gradient of the Gaussian sum w.r.t. x simplifies to the compact form
-// -2 (x - y) sum_t<3>(e b exp(-r^2 g) g) -- exp(-g r^2) appears once.
+// 2 (x - y) sum_t<3>(e b exp(r^2 (-g)) (-g)) -- exp(-g r^2) appears once, and
+// -g (invariant) is computed once per call.
 constexpr auto e = vi<4, 1>;
 constexpr auto conv = sum_reduction(exp(-g * sqdist(x, y)) * b, axis_j);
 using K = decltype(exp(-g * sqdist(x, y)));
-using GradX = decltype(cst<-2> * ((x - y) * sum_t<3>(((e * b) * K{}) * g)));
+using GradX = decltype(cst<2> * ((x - y) * sum_t<3>(((e * b) * K{}) * (-g))));
 static_assert(same<decltype(grad(exp(-g * sqdist(x, y)) * b, x, e)), GradX>);
 static_assert(same<decltype(grad(conv, x, e)), Reduction<sum_op, GradX, axis_tag<1>, 5>>);
 // w.r.t. y it is the same up to the sign, reduced over i.
-static_assert(same<decltype(grad(conv, y, e))::formula, decltype(cst<2> * ((x - y) * sum_t<3>(((e * b) * K{}) * g)))>);
+static_assert(same<decltype(grad(conv, y, e))::formula, decltype(cst<-2> * ((x - y) * sum_t<3>(((e * b) * K{}) * (-g))))>);
 static_assert(decltype(grad(conv, y, e))::row_cat == category::j);
 // A variable the formula does not read has a zero gradient.
 static_assert(same<decltype(grad(exp(x), y, vi<4, 3>)), Zero<3>>);

@@ -15,6 +15,9 @@ struct scalar_math {
   template <class T> KOPS_HD KOPS_INLINE static T exp(T a) {
     if constexpr (sizeof(T) == 4) return ::expf(a); else return ::exp(a);
   }
+  template <class T> KOPS_HD KOPS_INLINE static T exp2(T a) {
+    if constexpr (sizeof(T) == 4) return ::exp2f(a); else return ::exp2(a);
+  }
   template <class T> KOPS_HD KOPS_INLINE static T log(T a) {
     if constexpr (sizeof(T) == 4) return ::logf(a); else return ::log(a);
   }

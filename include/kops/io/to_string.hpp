@@ -11,6 +11,7 @@
 #include <kops/core/constant.hpp>
 #include <kops/core/elementwise.hpp>
 #include <kops/core/factorize.hpp>
+#include <kops/core/named_constant.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/ops/concat.hpp>
 #include <kops/ops/extract.hpp>
@@ -33,6 +34,7 @@ template <bool KeOps, class F, class G, int K> std::string print_node(Factorized
 template <bool KeOps, int S, int D, class F> std::string print_node(Extract<S, D, F>);
 template <bool KeOps, int S, int N, class F> std::string print_node(ExtractT<S, N, F>);
 template <bool KeOps, class A, class B> std::string print_node(Concat<A, B>);
+template <bool KeOps, class Tag> std::string print_node(NamedConst<Tag>);
 template <bool KeOps, int D, class F> std::string print_node(SumT<D, F>);
 
 template <bool KeOps, class F>
@@ -106,6 +108,11 @@ std::string print_node(ExtractT<S, N, F>) {
 template <bool KeOps, class A, class B>
 std::string print_node(Concat<A, B>) {
   return (KeOps ? "Concat(" : "concat(") + print<KeOps>(A{}) + "," + print<KeOps>(B{}) + ")";
+}
+
+template <bool KeOps, class Tag>
+std::string print_node(NamedConst<Tag>) {
+  return KeOps ? Tag::keops_name : Tag::name;
 }
 
 } // namespace detail

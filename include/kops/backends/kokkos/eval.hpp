@@ -23,6 +23,7 @@
 #include <kops/backends/kokkos/pack.hpp>
 #include <kops/core/error.hpp>
 #include <kops/core/factorize.hpp>
+#include <kops/ops/exp2.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/detail/arguments.hpp>
 #include <kops/reductions/reduction.hpp>
@@ -65,7 +66,10 @@ struct block_context {
 
 template <class Red, class T, class Out, precision Pr>
 struct block_kernel {
-  using F = evaluated_formula_t<Red>;
+  // The fast policy evaluates exp(a) as exp2(a log2 e), log2 e folded into a's
+  // invariant factors; repeated sub-formulas are evaluated once.
+  using F = std::conditional_t<Pr == precision::fast, auto_factorize_t<fast_exp_t<typename Red::formula>>,
+                               evaluated_formula_t<Red>>;
   using Op = typename Red::op;
   using Sig = typename Red::signature;
   // A pack is one SIMD register; a block holds U packs whose evaluations are
