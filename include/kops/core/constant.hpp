@@ -36,8 +36,10 @@ struct Rational : formula_node {
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx&) {
     using V = value_t<Ctx>;
     using S = typename Ctx::scalar_type;
-    // Rounded once, from the exact quotient in long double.
-    return vec<V, 1>{{V(static_cast<S>(static_cast<long double>(P) / static_cast<long double>(Q)))}};
+    // Rounded once, from the quotient in long double, at compile time (so no
+    // long double reaches device code).
+    constexpr S v = static_cast<S>(static_cast<long double>(P) / static_cast<long double>(Q));
+    return vec<V, 1>{{V(v)}};
   }
 };
 

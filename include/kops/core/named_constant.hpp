@@ -16,7 +16,8 @@ struct NamedConst : formula_node {
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx&) {
     using V = value_t<Ctx>;
-    return vec<V, 1>{{V(static_cast<typename Ctx::scalar_type>(Tag::value))}};
+    constexpr auto v = static_cast<typename Ctx::scalar_type>(Tag::value);  // rounded at compile time
+    return vec<V, 1>{{V(v)}};
   }
 };
 

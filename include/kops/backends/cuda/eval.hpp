@@ -24,7 +24,6 @@
 #include <utility>
 
 #include <kops/backends/cuda/device.hpp>
-#include <kops/backends/cuda/fast_math.hpp>
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/launch.hpp>
 #include <kops/backends/cuda/options.hpp>
@@ -36,9 +35,6 @@
 namespace kops::cuda {
 namespace detail {
 
-template <precision P>
-using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math>;
-
 // Checks, then runs on opts.device (if set). `ptrs`: Red::nargs device pointers.
 template <precision P, class Red, class T, class Out>
 void run(std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs, const options& opts,
@@ -48,7 +44,7 @@ void run(std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs, const o
   // A sum of the zero formula is zero: an empty reduced range gives it.
   const std::int64_t cols = Red::no_work ? 0 : Red::row_cat == category::i ? N : M;
   if (rows == 0) return;
-  using K = kernel_traits<Red, T, math_for<P>>;
+  using K = kernel_traits<Red, T, P>;
   typename K::args_type a{};
   for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
   device_guard guard(opts.device, where);
@@ -79,17 +75,22 @@ void split_options(Fn&& f, const Rest&... rest) {
   }
 }
 
-// The compile-time checks of eval and eval_host (where = their name).
+// The compile-time checks of eval and eval_host; true when the call is well
+// formed (the callers compile the call only then, so that a failed check is
+// the only error reported).
 template <class Red, class Out, class... Args>
 constexpr bool check_call() {
   using T = kops::detail::common_element_t<Args...>;
-  static_assert(sizeof...(Args) == Red::nargs,
+  constexpr bool same = (std::is_same_v<T, std::remove_cv_t<Args>> && ...);
+  constexpr bool count = sizeof...(Args) == Red::nargs;
+  constexpr bool output = std::is_same_v<Out, typename Red::op::template out_t<T>>;
+  static_assert(count,
                 "kops::cuda::eval: pass exactly one pointer per argument index of the formula "
                 "(0 .. max index), in index order");
-  static_assert(std::is_same_v<Out, typename Red::op::template out_t<T>>,
+  static_assert(output,
                 "kops::cuda::eval: wrong output pointer type (value reductions write T*, "
                 "index reductions such as argmin write std::int64_t*)");
-  return true;
+  return same && count && output;
 }
 
 template <class... Rest>
@@ -106,19 +107,24 @@ constexpr bool check_pointers() {
 } // namespace detail
 
 // out:(rows, red.dim) on the device; args: device pointers in variable-index
-// order, optionally followed by one kops::cuda::options. See the file comment.
+// order (arrays decay to pointers, as for the CPU backend), optionally
+// followed by one kops::cuda::options. See the file comment.
 template <precision P = precision::accurate, ReductionType Red, class Out, class... Rest>
-void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
-  static_assert(detail::check_pointers<Rest...>(),
-                "kops::cuda::eval: after `out`, pass one device pointer per argument index, "
-                "optionally followed by a kops::cuda::options (last)");
-  detail::split_options(
-      [&]<class... Args>(const options& opts, const Args*... args) {
-        static_assert(detail::check_call<Red, Out, Args...>());
-        const kops::detail::common_element_t<Args...>* const ptrs[] = {args...};
-        detail::run<P, Red>(M, N, out, ptrs, opts, "kops::cuda::eval");
-      },
-      rest...);
+void eval(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
+  constexpr bool pointers = detail::check_pointers<Rest...>();
+  static_assert(pointers,
+                "kops::cuda::eval: after the output pointer, pass one device pointer per argument "
+                "index, optionally followed by a kops::cuda::options (last)");
+  if constexpr (pointers) {
+    detail::split_options(
+        [&]<class... Args>(const options& opts, const Args*... args) {
+          if constexpr (detail::check_call<Red, Out, Args...>()) {
+            const kops::detail::common_element_t<Args...>* const ptrs[] = {args...};
+            detail::run<P, Red>(M, N, out, ptrs, opts, "kops::cuda::eval");
+          }
+        },
+        rest...);
+  }
 }
 
 } // namespace kops::cuda

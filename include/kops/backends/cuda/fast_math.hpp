@@ -5,6 +5,8 @@
 //
 //   exp    __expf            max error 2 + floor(|1.173 x|) ulp; results below
 //                            2^-126 flush to 0 (as precision.hpp says of fast exp)
+//   exp2   ex2.approx.ftz    what __expf computes after its multiply by log2 e
+//                            (PTX; the fast policy evaluates exp(a) as exp2(a log2 e))
 //   log    __logf            abs error <= 2^-21.41 on [0.5, 2], else <= 3 ulp
 //   sin    __sinf            abs error <= 2^-21.41 on [-pi, pi]; no argument
 //   cos    __cosf            reduction, so the error grows with |x| beyond that
@@ -31,6 +33,16 @@ struct fast_math : scalar_math {
     else
 #endif
       return scalar_math::exp(a);
+  }
+  template <class T> KOPS_HD KOPS_INLINE static T exp2(T a) {
+#if defined(__CUDA_ARCH__)
+    if constexpr (std::is_same_v<T, float>) {
+      float r;
+      asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(a));
+      return r;
+    } else
+#endif
+      if constexpr (sizeof(T) == 4) return ::exp2f(a); else return ::exp2(a);
   }
   template <class T> KOPS_HD KOPS_INLINE static T log(T a) {
 #if defined(__CUDA_ARCH__)

@@ -67,17 +67,21 @@ void run_host(std::int64_t M, std::int64_t N, Out* out, const T* const* host, co
 
 // Host-pointer convenience: see the file comment. Synchronous.
 template <precision P = precision::accurate, ReductionType Red, class Out, class... Rest>
-void eval_host(Red, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
-  static_assert(detail::check_pointers<Rest...>(),
-                "kops::cuda::eval_host: after `out`, pass one host pointer per argument index, "
-                "optionally followed by a kops::cuda::options (last)");
-  detail::split_options(
-      [&]<class... Args>(const options& opts, const Args*... args) {
-        static_assert(detail::check_call<Red, Out, Args...>());
-        const kops::detail::common_element_t<Args...>* const ptrs[] = {args...};
-        detail::run_host<P, Red>(M, N, out, ptrs, opts);
-      },
-      rest...);
+void eval_host(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
+  constexpr bool pointers = detail::check_pointers<Rest...>();
+  static_assert(pointers,
+                "kops::cuda::eval_host: after the output pointer, pass one host pointer per argument "
+                "index, optionally followed by a kops::cuda::options (last)");
+  if constexpr (pointers) {
+    detail::split_options(
+        [&]<class... Args>(const options& opts, const Args*... args) {
+          if constexpr (detail::check_call<Red, Out, Args...>()) {
+            const kops::detail::common_element_t<Args...>* const ptrs[] = {args...};
+            detail::run_host<P, Red>(M, N, out, ptrs, opts);
+          }
+        },
+        rest...);
+  }
 }
 
 } // namespace kops::cuda

@@ -1,6 +1,7 @@
 // Compile-time facts shared by the GPU kernels of one (reduction, element type,
-// math provider): dims of the three per-category register/shared-memory
-// layouts, block and tile sizes, accumulator and output types.
+// precision policy): the formula evaluated and its math provider, dims of the
+// three per-category register/shared-memory layouts, block and tile sizes,
+// accumulator and output types.
 //
 // Layouts (components in signature order, see detail/arguments.hpp):
 //   row variables   (row_dims)             registers of the thread owning the row
@@ -11,10 +12,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
+#include <kops/backends/cuda/fast_math.hpp>
 #include <kops/core/factorize.hpp>
+#include <kops/core/precision.hpp>
+#include <kops/core/scalar_math.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/ops/exp2.hpp>
 
 namespace kops::cuda::detail {
 
@@ -24,18 +30,37 @@ struct arg_pointers {
   const T* p[N > 0 ? N : 1];
 };
 
-template <class Red, class T, class Math>
+template <precision P>
+using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math>;
+
+// What is evaluated: the reduction's formula with repeated sub-formulas
+// factorized (core/factorize.hpp), as on the CPU; under the fast policy in
+// float, with exp(a) rewritten as exp2(a log2 e) (ops/exp2.hpp: log2 e joins
+// a's invariant factors), which fast_math maps to the ex2.approx instruction
+// that __expf also ends in. Double has no fast exponential: its fast policy
+// evaluates the same formula as the accurate one. (Specialisations rather
+// than std::conditional_t: only the chosen rewrite is instantiated.)
+template <class Red, class T, precision P>
+struct gpu_formula {
+  using type = evaluated_formula_t<Red>;
+};
+template <class Red>
+struct gpu_formula<Red, float, precision::fast> {
+  using type = auto_factorize_t<fast_exp_t<typename Red::formula>>;
+};
+template <class Red, class T, precision P>
+using gpu_formula_t = typename gpu_formula<Red, T, P>::type;
+
+template <class Red, class T, precision P>
 struct kernel_traits {
   using reduction = Red;
-  // What is evaluated: the reduction's formula with repeated sub-formulas
-  // factorized (core/factorize.hpp), as on the CPU.
-  using formula = evaluated_formula_t<Red>;
+  using formula = gpu_formula_t<Red, T, P>;
   using op = typename Red::op;
   using signature = typename Red::signature;
-  using math = Math;
+  using math = math_for<P>;
   using value_type = T;
   using out_type = typename op::template out_t<T>;
-  using acc_type = decltype(op::template init<Math, T, formula::dim>(0));
+  using acc_type = decltype(op::template init<math, T, formula::dim>(0));
   using args_type = arg_pointers<T, Red::nargs>;
 
   static constexpr category row_cat = Red::row_cat;
