@@ -80,6 +80,7 @@ struct pack_math {
   template <class P> using index_t = index_pack<P::lanes>;
 
   template <class P> KOPS_INLINE static P exp(const P& a) { return detail::vexp(a.v); }
+  template <class P> KOPS_INLINE static P exp2(const P& a) { return detail::vexp2(a.v); }
   template <class P> KOPS_INLINE static P log(const P& a) { return detail::vlog(a.v); }
   template <class P> KOPS_INLINE static P sin(const P& a) { return detail::vsin(a.v); }
   template <class P> KOPS_INLINE static P cos(const P& a) { return detail::vcos(a.v); }
@@ -109,63 +110,18 @@ struct pack_math {
   template <class IV> KOPS_INLINE static std::int64_t lane_index(const IV& a, int l) { return a[l]; }
 };
 
-// exp(x) = 2^t, t = x log2(e) clamped to [-127, 128]: t = n + r with n the
-// nearest integer (read from the mantissa of t + 1.5 * 2^23 / 1.5 * 2^52, no
-// conversion instruction), |r| <= 1/2, 2^r by a polynomial with p(0) = 1
-// exactly, and 2^n added to the exponent bits. t = 128 gives +inf, t = -127
-// gives +0; NaN stays NaN. The rounding of t costs about 1.2|x| ulp.
+// Fast e^x = 2^(x log2 e) (detail::vexp_fast; kept here under its old name).
 template <class VT>
 KOPS_INLINE VT vexp_fast(VT x) {
-  using E = std::remove_cvref_t<decltype(x[0])>;
-  if constexpr (sizeof(E) == 4) {
-    typedef std::int32_t IV __attribute__((vector_size(sizeof(VT))));
-    VT t = x * E(1.44269504088896341);
-    t = t < E(-127) ? E(-127) - VT{} : t;
-    t = t > E(128) ? E(128) - VT{} : t;
-    const VT tm = t + E(12582912.0f);
-    const VT r = t - (tm - E(12582912.0f));
-    // 2^r on [-1/2, 1/2], degree 6 Taylor in r ln 2 (coefficients ln2^k / k!):
-    // truncation below 1.2e-7 relative.
-    VT p = E(1.5403530393381609e-4) - VT{};
-    p = p * r + E(1.3333558146428443e-3);
-    p = p * r + E(9.6181291076284772e-3);
-    p = p * r + E(5.5504108664821580e-2);
-    p = p * r + E(2.4022650695910071e-1);
-    p = p * r + E(6.9314718055994531e-1);
-    p = p * r + E(1);
-    return __builtin_bit_cast(VT, __builtin_bit_cast(IV, p) + (__builtin_bit_cast(IV, tm) << 23));
-  } else {
-    typedef std::int64_t IV __attribute__((vector_size(sizeof(VT))));
-    VT t = x * E(1.4426950408889634074);
-    t = t < E(-1023) ? E(-1023) - VT{} : t;
-    t = t > E(1024) ? E(1024) - VT{} : t;
-    const VT tm = t + E(6755399441055744.0);
-    const VT r = t - (tm - E(6755399441055744.0));
-    // 2^r on [-1/2, 1/2], degree 13 Taylor in r ln 2 (coefficients ln2^k / k!):
-    // truncation below 5e-18 relative.
-    constexpr E coef[14] = {1.0,
-                            0.69314718055994530942,
-                            0.24022650695910071233,
-                            0.055504108664821579953,
-                            0.009618129107628477162,
-                            0.0013333558146428443423,
-                            0.00015403530393381609954,
-                            0.00001525273380405984028,
-                            1.3215486790144309488e-6,
-                            1.0178086009239699727e-7,
-                            7.0549116208011233299e-9,
-                            4.4455382718708114976e-10,
-                            2.5678435993488205142e-11,
-                            1.3691488853904128881e-12};
-    VT p = coef[13] - VT{};
-    for (int k = 12; k >= 0; --k) p = p * r + coef[k];
-    return __builtin_bit_cast(VT, __builtin_bit_cast(IV, p) + (__builtin_bit_cast(IV, tm) << 52));
-  }
+  return detail::vexp_fast(x);
 }
 
-// The math provider of the fast policy: pack_math with the fast exp.
+// The math provider of the fast policy: pack_math with the fast exp / exp2
+// (simd_math.hpp: vexp2_fast, 2^t by a degree-5 polynomial for float, max relative
+// error 1.9e-7; exp(x) = vexp2_fast(x log2 e) adds about |x| * 6e-8).
 struct pack_math_fast : pack_math {
-  template <class P> KOPS_INLINE static P exp(const P& a) { return vexp_fast(a.v); }
+  template <class P> KOPS_INLINE static P exp(const P& a) { return detail::vexp_fast(a.v); }
+  template <class P> KOPS_INLINE static P exp2(const P& a) { return detail::vexp2_fast(a.v); }
 };
 
 } // namespace kops::simd
