@@ -3,7 +3,8 @@
 //   factorize(f, g)       f with every occurrence of the sub-formula g read from
 //                         one evaluation of g: Factorized<F', G, K>, where F' is
 //                         f with g replaced by the placeholder Slot<K, dim g>
-//   auto_factorize_t<F>   F with its repeated sub-formulas factorized, smallest
+//   auto_factorize_t<F>   F with its repeated expensive sub-formulas (those with
+//                         an exp, log, sqrt, division...) factorized, smallest
 //                         first (what backends evaluate: evaluated_formula_t<Red>)
 //
 // A Factorized node evaluates g, then evaluates F' in a context that answers
@@ -159,8 +160,20 @@ template <class F, class T> struct occurrences {
   static constexpr int value = int(std::is_same_v<F, T>) + occurrences_of<T>(typename F::children{});
 };
 
-// The smallest operation node (not a variable, constant or slot) of F that
-// occurs at least twice in Root, or void.
+// F contains an expensive operation (exp, log, sqrt, division, ...: ops that
+// declare `expensive`). Repeats of cheap arithmetic are left to the compiler's
+// own common-subexpression elimination, which handles them at no compile cost.
+template <class F> struct expensive;
+template <class... C> constexpr bool any_expensive(type_list<C...>) { return (expensive<C>::value || ...); }
+template <class F> struct expensive {
+  static constexpr bool value = [] {
+    if constexpr (requires { F::op::expensive; }) return true;
+    else return any_expensive(typename F::children{});
+  }();
+};
+
+// The smallest node of F that contains an expensive operation and occurs at
+// least twice in Root, or void.
 template <class F, class Root> struct best_repeat;
 template <class A, class B> constexpr auto smaller_of() {
   if constexpr (std::is_void_v<A>) return std::type_identity<B>{};
@@ -178,7 +191,7 @@ template <class Root, class C, class... Rest> constexpr auto best_of_children(ty
 }
 template <class F, class Root> struct best_repeat {
   using below = typename decltype(best_of_children<Root>(typename F::children{}))::type;
-  static constexpr bool candidate = F::children::size > 0 && occurrences<Root, F>::value >= 2;
+  static constexpr bool candidate = expensive<F>::value && occurrences<Root, F>::value >= 2;
   // A repeated node's own sub-nodes repeat too, so only search below when F is no candidate.
   using type = std::conditional_t<candidate, typename decltype(smaller_of<F, below>())::type, below>;
 };
@@ -197,9 +210,9 @@ template <class F, int Budget> struct auto_factorize {
 
 } // namespace detail
 
-// F with its repeated sub-formulas evaluated once (at most 8 rounds).
+// F with its repeated expensive sub-formulas evaluated once (at most 4 rounds).
 template <Formula F>
-using auto_factorize_t = typename detail::auto_factorize<F, 8>::type;
+using auto_factorize_t = typename detail::auto_factorize<F, 4>::type;
 
 
 // The formula a backend evaluates for a reduction: its formula, factorized.

@@ -8,6 +8,7 @@
 namespace kops {
 
 struct cos_op {
+  static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "cos";
   static constexpr const char* keops_name = "Cos";
   template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::cos(a); }

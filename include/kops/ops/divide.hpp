@@ -10,6 +10,7 @@
 namespace kops {
 
 struct divide_op {
+  static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "/";
   static constexpr const char* keops_name = "/";
   static constexpr bool infix = true;

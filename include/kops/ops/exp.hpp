@@ -8,6 +8,7 @@
 namespace kops {
 
 struct exp_op {
+  static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "exp";
   static constexpr const char* keops_name = "Exp";
   template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::exp(a); }

@@ -12,6 +12,7 @@
 namespace kops {
 
 struct exp2_op {
+  static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "exp2";
   static constexpr const char* keops_name = "Exp2";
   template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::exp2(a); }

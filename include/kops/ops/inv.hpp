@@ -8,6 +8,7 @@
 namespace kops {
 
 struct inv_op {
+  static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "inv";
   static constexpr const char* keops_name = "Inv";
   template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return V(1) / a; }

@@ -8,6 +8,7 @@
 namespace kops {
 
 struct sin_op {
+  static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "sin";
   static constexpr const char* keops_name = "Sin";
   template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::sin(a); }

@@ -3,8 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <map>
-#include <mutex>
 #include <string>
 #include <utility>
 #include <cuda_runtime_api.h>
@@ -49,13 +47,20 @@ struct device_facts {
   bool memory_pools = false;    // cudaMallocAsync / cudaFreeAsync supported
 };
 
+// Per-device caches: one atomic word per device id below this bound (0 = not
+// yet known; a race only repeats an idempotent query). Devices beyond it are
+// queried at every call. Lock-free with the compiler's __atomic builtins rather
+// than <atomic>/<mutex>/<map>, each of which costs nvcc more compile time than
+// the rest of the backend's headers.
+inline constexpr int cached_devices = 64;
+
 // The facts of `device`, queried at its first use and cached for the process.
 inline device_facts facts_of(int device, const char* where) {
-  static std::mutex m;
-  static std::map<int, device_facts> cache;
-  {
-    std::lock_guard<std::mutex> lock(m);
-    if (auto it = cache.find(device); it != cache.end()) return it->second;
+  static int cache[cached_devices];  // (sms << 1 | pools) + 1
+  const bool cached = device >= 0 && device < cached_devices;
+  if (cached) {
+    if (const int w = __atomic_load_n(&cache[device], __ATOMIC_RELAXED); w != 0)
+      return {(w - 1) >> 1, ((w - 1) & 1) != 0};
   }
   device_facts f;
   check(cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, device), where,
@@ -64,8 +69,7 @@ inline device_facts facts_of(int device, const char* where) {
   check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device), where,
         "querying memory-pool support");
   f.memory_pools = pools != 0;
-  std::lock_guard<std::mutex> lock(m);
-  cache.emplace(device, f);
+  if (cached) __atomic_store_n(&cache[device], ((f.sms << 1) | int(f.memory_pools)) + 1, __ATOMIC_RELAXED);
   return f;
 }
 
@@ -74,18 +78,16 @@ inline device_facts facts_of(int device, const char* where) {
 // (the kernel's traits: two kernels may share a function type) and device.
 template <class Tag, class Kernel>
 int blocks_per_sm(Kernel* kernel, int device, int block, std::size_t shared, const char* where) {
-  static std::mutex m;
-  static std::map<int, int> cache;
-  {
-    std::lock_guard<std::mutex> lock(m);
-    if (auto it = cache.find(device); it != cache.end()) return it->second;
+  static int cache[cached_devices];  // 0 = not yet known
+  const bool cached = device >= 0 && device < cached_devices;
+  if (cached) {
+    if (const int n = __atomic_load_n(&cache[device], __ATOMIC_RELAXED); n != 0) return n;
   }
   int n = 0;
   check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, block, shared), where,
         "querying the occupancy of the GPU_2D kernel");
   if (n < 1) n = 1;
-  std::lock_guard<std::mutex> lock(m);
-  cache.emplace(device, n);
+  if (cached) __atomic_store_n(&cache[device], n, __ATOMIC_RELAXED);
   return n;
 }
 
