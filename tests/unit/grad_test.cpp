@@ -286,3 +286,32 @@ TEST_CASE("min and max have the one-hot gradient at their arg", "[grad][reductio
       }
   }
 }
+
+TEST_CASE("gradients w.r.t. a variable of the reduced axis have one row per index of that axis", "[grad][reductions]") {
+  constexpr auto x = kops::vi<0, 1>;
+  constexpr auto y = kops::vj<1, 1>;
+  constexpr auto e = kops::vi<2, 1>;
+  using DA = decltype(kops::grad(kops::argmin_reduction(x - y, kops::axis_j), y, e));
+  using DS = decltype(kops::grad(kops::sum_reduction(x - y, kops::axis_j), y, e));
+  static_assert(DA::row_cat == kops::category::j && DS::row_cat == kops::category::j);
+  // M = 40 > N = 3: the argmin gradient writes N rows only.
+  const std::vector<double> px(40, 1.0), py{1, 2, 3}, pe(40, 1.0);
+  std::vector<double> out(4, 7.0);
+  kops::kokkos::eval(DA{}, 40, 3, out.data(), px.data(), py.data(), pe.data());
+  CHECK(out == std::vector<double>{0, 0, 0, 7});
+}
+
+TEST_CASE("the min gradient of an all +inf range is taken at its first term", "[grad][reductions]") {
+  // d/dx min_j (x * y_j) with every term +inf: the arg is j = 0, the gradient y_0.
+  constexpr auto x = kops::vi<0, 1>;
+  constexpr auto y = kops::vj<1, 1>;
+  const double inf = std::numeric_limits<double>::infinity();
+  const std::vector<double> px{1}, py{inf, inf, inf}, pe{1};
+  double d = 0;
+  std::int64_t arg = -1;
+  kops::kokkos::eval(kops::grad(kops::min_reduction(x * y, kops::axis_j), x, kops::vi<2, 1>), 1, 3, &d, px.data(),
+                     py.data(), pe.data());
+  kops::kokkos::eval(kops::argmin_reduction(x * y, kops::axis_j), 1, 3, &arg, px.data(), py.data());
+  CHECK(arg == 0);
+  CHECK(d == inf);
+}

@@ -39,3 +39,9 @@ TEST_CASE("indexing ops: gradients and simplifications", "[grad]") {
   CHECK(kops::to_keops_string(kops::elem<2>(x)) == "Extract(Var(0,5,0),2,1)");
   CHECK(kops::to_string(kops::concat(x, x)) == "concat(vi<0,5>,vi<0,5>)");
 }
+
+TEST_CASE("a formula that reads no variable takes its element type from the output", "[reductions]") {
+  std::vector<double> out(3);
+  kops::kokkos::eval(kops::sum_reduction(kops::cst<2> / kops::cst<3>, kops::axis_j), 3, 6, out.data());
+  for (double v : out) CHECK(v == Approx(4.0));
+}

@@ -54,8 +54,11 @@ constexpr auto grad(Reduction<Op, F, A, Arity> red, V, E) {
     static_assert(consistent_v<decltype(F{} + sum(E{}) + sum(V{}))>,
                   "kops::grad: the gradient input's index is already used by another variable");
     constexpr int arity = R::nargs > E::index + 1 ? R::nargs : E::index + 1;
+    // A gradient w.r.t. a variable of the reduced axis has one row per value of
+    // that axis: it is a reduction over the other axis.
+    using GA = std::conditional_t<V::cat == R::red_cat, axis_tag<1 - A::value>, A>;
     if constexpr (detail::is_index_reduction_v<Op>) {
-      return Reduction<sum_op, Zero<V::dim>, A, arity>{};
+      return Reduction<sum_op, Zero<V::dim>, GA, arity>{};
     } else if constexpr (detail::is_value_extremum_v<Op>) {
       // One-hot at the arg: [d_v f]^T e taken at the j where each component is best.
       static_assert(V::cat != R::red_cat,
@@ -66,9 +69,7 @@ constexpr auto grad(Reduction<Op, F, A, Arity> red, V, E) {
     } else {
       static_assert(std::is_same_v<Op, sum_op>,
                     "kops::grad: this reduction has no gradient yet (sum, min, max, argmin, argmax do)");
-      using G = decltype(grad(F{}, V{}, E{}));
-      if constexpr (V::cat == R::red_cat) return Reduction<sum_op, G, axis_tag<1 - A::value>, arity>{};
-      else return Reduction<sum_op, G, A, arity>{};
+      return Reduction<sum_op, decltype(grad(F{}, V{}, E{})), GA, arity>{};
     }
   }
 }

@@ -21,6 +21,7 @@ struct Unary : formula_node {
   static constexpr int dim = F::dim;
   using op = Op;
   using children = type_list<F>;
+  template <class C> using rebind = Unary<Op, C>;  // the same node over other operands
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
@@ -41,6 +42,7 @@ struct Binary : formula_node {
   static constexpr int dim = A::dim > B::dim ? A::dim : B::dim;
   using op = Op;
   using children = type_list<A, B>;
+  template <class C1, class C2> using rebind = Binary<Op, C1, C2>;
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {

@@ -53,31 +53,21 @@ struct slot_context {
   }
 };
 
-// replace_t<F, A, B>: F with every occurrence of A replaced by B (no simplification).
+// replace_t<F, A, B>: F with every occurrence of A replaced by B (no
+// simplification). Generic over node kinds: a node with operands rebuilds
+// itself over new ones through its `rebind` alias.
 template <class F, class A, class B> struct replace;
 template <class F, class A, class B> using replace_t = typename replace<F, A, B>::type;
+template <class F, class A, class B, class... C>
+auto replace_operands(type_list<C...>) -> rebind_t<F, type_list<replace_t<C, A, B>...>>;
+template <class F, class A, class B, bool Leaf = (F::children::size == 0)> struct replace_below {
+  using type = F;
+};
+template <class F, class A, class B> struct replace_below<F, A, B, false> {
+  using type = decltype(replace_operands<F, A, B>(typename F::children{}));
+};
 template <class F, class A, class B> struct replace {
-  using type = std::conditional_t<std::is_same_v<F, A>, B, F>;  // leaves
-};
-template <class Op, class X, class A, class B>
-  requires(!std::is_same_v<Unary<Op, X>, A>)
-struct replace<Unary<Op, X>, A, B> {
-  using type = Unary<Op, replace_t<X, A, B>>;
-};
-template <class Op, class X, class Y, class A, class B>
-  requires(!std::is_same_v<Binary<Op, X, Y>, A>)
-struct replace<Binary<Op, X, Y>, A, B> {
-  using type = Binary<Op, replace_t<X, A, B>, replace_t<Y, A, B>>;
-};
-template <class X, class A, class B>
-  requires(!std::is_same_v<Sum<X>, A>)
-struct replace<Sum<X>, A, B> {
-  using type = Sum<replace_t<X, A, B>>;
-};
-template <int D, class X, class A, class B>
-  requires(!std::is_same_v<SumT<D, X>, A>)
-struct replace<SumT<D, X>, A, B> {
-  using type = SumT<D, replace_t<X, A, B>>;
+  using type = typename std::conditional_t<std::is_same_v<F, A>, std::type_identity<B>, replace_below<F, A, B>>::type;
 };
 
 // Largest slot id used in F (0 when none).
@@ -106,6 +96,7 @@ template <Formula F, Formula G, int K>
 struct Factorized : formula_node {
   static constexpr int dim = F::dim;
   using children = type_list<F, G>;
+  template <class C1, class C2> using rebind = Factorized<C1, C2, K>;
   using body = F;
   using shared = G;
   static constexpr int slot = K;
@@ -124,13 +115,6 @@ struct Factorized : formula_node {
   }
 };
 
-namespace detail {
-template <class F, class G, int K, class A, class B>
-  requires(!std::is_same_v<Factorized<F, G, K>, A>)
-struct replace<Factorized<F, G, K>, A, B> {
-  using type = Factorized<replace_t<F, A, B>, replace_t<G, A, B>, K>;
-};
-} // namespace detail
 
 template <Formula F, Formula G>
 constexpr auto factorize(F f, G) {

@@ -27,6 +27,18 @@ struct type_list {
   template <int K> using at = typename detail::type_at<K, Ts...>::type;
 };
 
+// rebind_t<F, type_list<C...>>: the node F over the operands C... (nodes with
+// operands declare `template <class...> using rebind`; pack expansions cannot
+// go straight into an alias of fixed arity, hence the arity dispatch).
+template <class F, class L> struct rebind_list;
+template <class F, class C1> struct rebind_list<F, type_list<C1>> {
+  using type = typename F::template rebind<C1>;
+};
+template <class F, class C1, class C2> struct rebind_list<F, type_list<C1, C2>> {
+  using type = typename F::template rebind<C1, C2>;
+};
+template <class F, class L> using rebind_t = typename rebind_list<F, L>::type;
+
 // Tag base of every node; the concept below checks it rather than duck typing,
 // so a stray type with a `dim` member is not mistaken for a formula.
 struct formula_node {};

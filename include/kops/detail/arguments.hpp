@@ -22,6 +22,12 @@ struct common_element {
 };
 template <class... Ts> using common_element_t = typename common_element<Ts...>::type;
 
+// The element type of a call: that of its arguments, or, for a formula that
+// reads no variable, that of its output.
+template <class Out, class... Ts> struct call_element : common_element<Ts...> {};
+template <class Out> struct call_element<Out> : common_element<Out> {};
+template <class Out, class... Ts> using call_element_t = typename call_element<Out, Ts...>::type;
+
 template <class S> inline constexpr bool is_unused_slot_v = false;
 template <int I> inline constexpr bool is_unused_slot_v<Unused<I>> = true;
 

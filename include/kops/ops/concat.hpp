@@ -11,6 +11,7 @@ template <Formula A, Formula B>
 struct Concat : formula_node {
   static constexpr int dim = A::dim + B::dim;
   using children = type_list<A, B>;
+  template <class C1, class C2> using rebind = Concat<C1, C2>;
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {

@@ -28,36 +28,16 @@ constexpr auto exp2([[maybe_unused]] F f) {
 namespace detail {
 template <class F> struct fast_exp;
 template <class F> using fast_exp_t = typename fast_exp<F>::type;
-template <class F> struct fast_exp {
-  using type = F;  // leaves
+template <class F, class... C> auto fast_exp_operands(type_list<C...>) -> rebind_t<F, type_list<fast_exp_t<C>...>>;
+template <class F, bool Leaf = (F::children::size == 0)> struct fast_exp_below {
+  using type = F;
 };
+template <class F> struct fast_exp_below<F, false> {
+  using type = decltype(fast_exp_operands<F>(typename F::children{}));
+};
+template <class F> struct fast_exp : fast_exp_below<F> {};
 template <class X> struct fast_exp<Unary<exp_op, X>> {
   using type = Unary<exp2_op, decltype(fast_exp_t<X>{} * log2e)>;
-};
-template <class Op, class X> struct fast_exp<Unary<Op, X>> {
-  using type = Unary<Op, fast_exp_t<X>>;
-};
-template <class Op, class X, class Y> struct fast_exp<Binary<Op, X, Y>> {
-  using type = Binary<Op, fast_exp_t<X>, fast_exp_t<Y>>;
-};
-template <class X> struct fast_exp<Sum<X>> {
-  using type = Sum<fast_exp_t<X>>;
-};
-template <int D, class X> struct fast_exp<SumT<D, X>> {
-  using type = SumT<D, fast_exp_t<X>>;
-};
-template <class F, class G, int K> struct fast_exp<Factorized<F, G, K>> {
-  using type = Factorized<fast_exp_t<F>, fast_exp_t<G>, K>;
-};
-template <template <int, int, class> class N, int A, int B, class X>
-  requires Formula<N<A, B, X>>
-struct fast_exp<N<A, B, X>> {
-  using type = N<A, B, fast_exp_t<X>>;  // extract, extract_t
-};
-template <template <class, class> class N, class X, class Y>
-  requires Formula<N<X, Y>>
-struct fast_exp<N<X, Y>> {
-  using type = N<fast_exp_t<X>, fast_exp_t<Y>>;  // concat
 };
 } // namespace detail
 

@@ -19,6 +19,7 @@ struct Extract : formula_node {
   static constexpr int dim = D;
   static constexpr int start = S;
   using children = type_list<F>;
+  template <class C> using rebind = Extract<S, D, C>;
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
@@ -36,6 +37,7 @@ struct ExtractT : formula_node {
   static constexpr int dim = N;
   static constexpr int start = S;
   using children = type_list<F>;
+  template <class C> using rebind = ExtractT<S, N, C>;
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {

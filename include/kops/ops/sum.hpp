@@ -14,6 +14,7 @@ template <Formula F>
 struct Sum : formula_node {
   static constexpr int dim = 1;
   using children = type_list<F>;
+  template <class C> using rebind = Sum<C>;
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
@@ -32,6 +33,7 @@ struct SumT : formula_node {
   static_assert(F::dim == 1, "kops::sum_t: the operand must have dim 1");
   static constexpr int dim = D;
   using children = type_list<F>;
+  template <class C> using rebind = SumT<D, C>;
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {

@@ -80,7 +80,7 @@ void split_options(Fn&& f, const Rest&... rest) {
 // the only error reported).
 template <class Red, class Out, class... Args>
 constexpr bool check_call() {
-  using T = kops::detail::common_element_t<Args...>;
+  using T = kops::detail::call_element_t<Out, Args...>;
   constexpr bool same = (std::is_same_v<T, std::remove_cv_t<Args>> && ...);
   constexpr bool count = sizeof...(Args) == Red::nargs;
   constexpr bool output = std::is_same_v<Out, typename Red::op::template out_t<T>>;
@@ -119,7 +119,7 @@ void eval(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
     detail::split_options(
         [&]<class... Args>(const options& opts, const Args*... args) {
           if constexpr (detail::check_call<Red, Out, Args...>()) {
-            const kops::detail::common_element_t<Args...>* const ptrs[] = {args...};
+            const kops::detail::call_element_t<Out, Args...>* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};
             detail::run<P, Red>(M, N, out, ptrs, opts, "kops::cuda::eval");
           }
         },

@@ -76,7 +76,7 @@ void eval_host(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
     detail::split_options(
         [&]<class... Args>(const options& opts, const Args*... args) {
           if constexpr (detail::check_call<Red, Out, Args...>()) {
-            const kops::detail::common_element_t<Args...>* const ptrs[] = {args...};
+            const kops::detail::call_element_t<Out, Args...>* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};
             detail::run_host<P, Red>(M, N, out, ptrs, opts);
           }
         },

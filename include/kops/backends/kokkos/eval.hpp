@@ -125,7 +125,7 @@ struct block_kernel {
 // Pr: precision policy (core/precision.hpp), e.g. eval<kops::precision::fast>(...).
 template <precision Pr = precision::accurate, ReductionType Red, class Out, class... Args>
 void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
-  using T = kops::detail::common_element_t<Args...>;
+  using T = kops::detail::call_element_t<Out, Args...>;
   static_assert(sizeof...(Args) == Red::nargs,
                 "kops::kokkos::eval: pass exactly one pointer per argument index of the formula "
                 "(0 .. max index), in index order");
@@ -133,7 +133,7 @@ void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
                 "kops::kokkos::eval: wrong output pointer type (value reductions write T*, "
                 "index reductions such as argmin write std::int64_t*)");
 
-  const T* const ptrs[] = {args...};
+  const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
   kops::detail::check_arguments<Red>("kops::kokkos::eval", M, N, out, ptrs);
 
   const std::int64_t rows = Red::row_cat == category::i ? M : N;

@@ -20,6 +20,8 @@ struct extremum_payload_op {
   template <class V, class IV, int FD>
   struct acc {
     vec<V, D> best;
+    vec<V, D> taken;  // 0 until a term was folded in: the first term is taken
+                      // whatever its value (an all +inf range reports its first term)
     vec<V, FD - D> payload;
   };
 
@@ -27,8 +29,10 @@ struct extremum_payload_op {
   KOPS_HD KOPS_INLINE static auto init(std::int64_t) {
     using S = decltype(M::lane(V{}, 0));
     acc<V, typename M::template index_t<V>, FD> a;
-    for (int k = 0; k < D; ++k)
+    for (int k = 0; k < D; ++k) {
       a.best[k] = V(IsMax ? -std::numeric_limits<S>::infinity() : std::numeric_limits<S>::infinity());
+      a.taken[k] = V(S(0));
+    }
     for (int k = 0; k < FD - D; ++k) a.payload[k] = V(S(0));
     return a;
   }
@@ -36,8 +40,9 @@ struct extremum_payload_op {
   KOPS_HD KOPS_INLINE static void accumulate(acc<V, IV, FD>& a, const vec<V, FD>& x, const IV&) {
     constexpr int P = (FD - D) / D;
     for (int k = 0; k < D; ++k) {
-      const auto m = extremum_op<IsMax, extremum_output::value>::better(x[k], a.best[k]);
+      const auto m = extremum_op<IsMax, extremum_output::value>::better(x[k], a.best[k]) | (a.taken[k] == V(0));
       a.best[k] = M::select(m, x[k], a.best[k]);
+      a.taken[k] = V(1);
       for (int p = 0; p < P; ++p) a.payload[k * P + p] = M::select(m, x[D + k * P + p], a.payload[k * P + p]);
     }
   }
@@ -45,8 +50,11 @@ struct extremum_payload_op {
   KOPS_HD KOPS_INLINE static void combine(acc<V, IV, FD>& a, const acc<V, IV, FD>& b) {
     constexpr int P = (FD - D) / D;
     for (int k = 0; k < D; ++k) {
-      const auto m = extremum_op<IsMax, extremum_output::value>::better(b.best[k], a.best[k]);
+      // b (later terms) wins if better, or if a took nothing while b did.
+      const auto m = extremum_op<IsMax, extremum_output::value>::better(b.best[k], a.best[k]) |
+                     ((a.taken[k] == V(0)) & (b.taken[k] != V(0)));
       a.best[k] = M::select(m, b.best[k], a.best[k]);
+      a.taken[k] = M::select(m, b.taken[k], a.taken[k]);
       for (int p = 0; p < P; ++p) a.payload[k * P + p] = M::select(m, b.payload[k * P + p], a.payload[k * P + p]);
     }
   }
