@@ -13,7 +13,10 @@
 // fallback that is only taken when some lane has |x| > 2^20 (or is inf/NaN).
 //
 // Special values are decided on the integer bit patterns, never on floating-point
-// comparisons with NaN, so they stay right under -ffast-math.  Under __FAST_MATH__
+// comparisons with NaN, so they stay right under -ffast-math;
+// integer arithmetic that can wrap on those patterns (inf/NaN/negative lanes, patched
+// later) is done on unsigned packs (vec_traits::uvec), so there is no signed overflow
+// (clean under -fsanitize=undefined; results and speed unchanged).  Under __FAST_MATH__
 // the Cody-Waite reduction steps and the final sums are separated by an empty asm
 // barrier (opaque) so that reassociation cannot merge the split constants back into
 // one rounded constant.  Measured under -ffast-math (function compiled with it, test
@@ -66,8 +69,11 @@ struct vec_traits {
                 "kops simd math: pack element must be float or double");
   static constexpr int lanes = int(sizeof(VT) / sizeof(elem));
   using ielem = std::conditional_t<sizeof(elem) == 4, std::int32_t, std::int64_t>;
-  // same-width integer pack (masks, bit patterns)
+  using uelem = std::make_unsigned_t<ielem>;
+  // same-width integer packs: signed for masks, arithmetic right shifts and
+  // conversions; unsigned for wrapping + - << on bit patterns (no signed overflow)
   typedef ielem ivec __attribute__((vector_size(sizeof(VT))));
+  typedef uelem uvec __attribute__((vector_size(sizeof(VT))));
   // double pack with the same number of lanes (float sin/cos are evaluated in double)
   typedef double f64vec __attribute__((vector_size(8 * sizeof(VT) / sizeof(elem))));
 };
@@ -175,13 +181,18 @@ KOPS_INLINE VT vclamp(VT x, E lo, E hi) noexcept {
 
 // p * 2^n for n in [-151, 129] (float) / [-1077, 1025] (double) as (p*2^(n>>1))*2^(n-(n>>1)):
 // both factors are normal numbers, so overflow gives +inf and subnormal results are
-// rounded once, not flushed.
+// rounded once, not flushed.  NaN lanes may carry any n (patched later): n1, n2 and
+// n1 + bias, n2 + bias cannot overflow for any n (|n1|, |n2| <= 2^30 / 2^62), the
+// shifts, which may push bits out, are done on the unsigned pack.
 template <class VT, class IV>
 KOPS_INLINE VT scale_pow2(VT p, IV n) noexcept {
-  using E = typename vec_traits<VT>::elem;
+  using Tr = vec_traits<VT>;
+  using E = typename Tr::elem;
+  using UV = typename Tr::uvec;
   constexpr int mant = sizeof(E) == 4 ? 23 : 52, bias = sizeof(E) == 4 ? 127 : 1023;
   const IV n1 = n >> 1, n2 = n - n1;
-  return opaque(p * vbits<VT>((n1 + bias) << mant)) * vbits<VT>((n2 + bias) << mant);
+  return opaque(p * vbits<VT>(vbits<UV>(n1 + bias) << mant)) *
+         vbits<VT>(vbits<UV>(n2 + bias) << mant);
 }
 
 // x clamped to [lo, hi] keeping NaN (ternaries, which g++ turns into vmin/vmax on
@@ -268,14 +279,16 @@ template <class VT>
 KOPS_INLINE VT vexp_generic(VT x) noexcept {
   using Tr = vec_traits<VT>;
   using E = typename Tr::elem;
-  using I = typename Tr::ielem;
   using IV = typename Tr::ivec;
+  using U = typename Tr::uelem;
+  using UV = typename Tr::uvec;
   constexpr bool f32 = sizeof(E) == 4;
   constexpr E lo = f32 ? E(-104) : E(-746), hi = f32 ? E(89) : E(710);
   constexpr E magic = f32 ? E(0x1.8p23) : E(0x1.8p52);
   const VT xc = clamp_keep_nan(x, lo, hi);
   const VT kd = xc * E(1.4426950408889634074) + magic;
-  const IV n = vbits<IV>(kd) - vbits<I>(magic);  // [-150, 128] / [-1077, 1025]
+  // [-150, 128] / [-1077, 1025] (any bits on NaN lanes: wrapping subtraction)
+  const IV n = vbits<IV>(vbits<UV>(kd) - vbits<U>(magic));
   const VT nf = opaque(kd) - magic;
   VT r;
   VT p;
@@ -361,14 +374,15 @@ template <class VT>
 KOPS_INLINE VT vexp2_generic(VT t) noexcept {
   using Tr = vec_traits<VT>;
   using E = typename Tr::elem;
-  using I = typename Tr::ielem;
   using IV = typename Tr::ivec;
+  using U = typename Tr::uelem;
+  using UV = typename Tr::uvec;
   constexpr bool f32 = sizeof(E) == 4;
   constexpr E lo = f32 ? E(-151) : E(-1076), hi = f32 ? E(129) : E(1025);
   constexpr E magic = f32 ? E(0x1.8p23) : E(0x1.8p52);
   const VT tc = clamp_keep_nan(t, lo, hi);
   const VT kd = tc + magic;
-  const IV n = vbits<IV>(kd) - vbits<I>(magic);
+  const IV n = vbits<IV>(vbits<UV>(kd) - vbits<U>(magic));
   const VT r = tc - opaque(opaque(kd) - magic);  // exact
   return nan_patch(t, scale_pow2(exp2_poly<false>(r), n));
 }
@@ -384,7 +398,7 @@ template <class VT>
 KOPS_INLINE VT vexp2_fast_generic(VT t) noexcept {
   using Tr = vec_traits<VT>;
   using E = typename Tr::elem;
-  using IV = typename Tr::ivec;
+  using UV = typename Tr::uvec;
   constexpr bool f32 = sizeof(E) == 4;
   constexpr int mant = f32 ? 23 : 52;
   constexpr E lo = f32 ? E(-126) : E(-1022), hi = f32 ? E(128) : E(1024);
@@ -392,7 +406,7 @@ KOPS_INLINE VT vexp2_fast_generic(VT t) noexcept {
   const VT tc = clamp_keep_nan(t, lo, hi);
   const VT kd = tc + magic;
   const VT r = tc - opaque(opaque(kd) - magic);
-  return nan_patch(t, exp2_poly<true, 2>(r) * vbits<VT>(vbits<IV>(kd) << mant));
+  return nan_patch(t, exp2_poly<true, 2>(r) * vbits<VT>(vbits<UV>(kd) << mant));
 }
 
 #if KOPS_SIMD_AVX512
@@ -619,12 +633,15 @@ KOPS_INLINE VT vlog(VT x) noexcept {
   using Tr = vec_traits<VT>;
   using E = typename Tr::elem;
   using IV = typename Tr::ivec;
+  using U = typename Tr::uelem;
+  using UV = typename Tr::uvec;
   const IV ix = vbits<IV>(x);
   VT res;
   if constexpr (sizeof(E) == 4) {
     const IV sub = vlt_mask(ix, vsplat<IV>(0x00800000));  // subnormal (or <= 0: patched)
     const VT xs = vblend(sub, x * E(0x1p25), x);
-    const IV iy = vbits<IV>(xs) + (0x3f800000 - 0x3f3504f3);
+    // wraps for +inf / NaN / negative x (patched below): unsigned addition
+    const IV iy = vbits<IV>(vbits<UV>(xs) + U(0x3f800000 - 0x3f3504f3));
     const IV k = (iy >> 23) - 0x7f - (sub & 25);
     const VT f = vbits<VT>((iy & 0x007fffff) + 0x3f3504f3) - E(1);
     const VT kf = __builtin_convertvector(k, VT);
@@ -652,7 +669,7 @@ KOPS_INLINE VT vlog(VT x) noexcept {
   } else {
     const IV sub = vlt_mask(ix, vsplat<IV>(0x0010000000000000));
     const VT xs = vblend(sub, x * E(0x1p54), x);
-    const IV iy = vbits<IV>(xs) + (0x3ff0000000000000 - 0x3fe6a09e667f3bcd);
+    const IV iy = vbits<IV>(vbits<UV>(xs) + U(0x3ff0000000000000 - 0x3fe6a09e667f3bcd));
     const IV k = (iy >> 52) - 0x3ff - (sub & 54);
     const VT f = vbits<VT>((iy & 0x000fffffffffffff) + 0x3fe6a09e667f3bcd) - E(1);
     // int64 -> double for |k| < 2^51 without needing AVX-512DQ
@@ -702,6 +719,7 @@ template <bool for_float, class VD>
 KOPS_INLINE VD sincos_reduced(VD ax, int odd) noexcept {
   using Tr = vec_traits<VD>;
   using IV = typename Tr::ivec;
+  using UV = typename Tr::uvec;
   const VD kd = ax * 0.63661977236758134308 + 0x1.8p52;  // low bits: n = round(ax*2/pi)
   const VD nf = opaque(kd) - 0x1.8p52;
   const VD t = opaque(ax - nf * 1.57079632673412561417e+00);  // pio2_1, exact
@@ -735,9 +753,9 @@ KOPS_INLINE VD sincos_reduced(VD ax, int odd) noexcept {
     const VD one_hz = opaque(1.0 - hz);
     c = one_hz + (((1.0 - one_hz) - hz) + (z * pc - r * y));
   }
-  const IV q = vbits<IV>(kd) + odd;
+  const IV q = vbits<IV>(kd) + odd;  // kd in [1.5*2^52, 1.5*2^52 + 2^20]: no overflow
   const VD res = vblend(-(q & 1), c, s);
-  return vbits<VD>(vbits<IV>(res) ^ ((q & 2) << 62));
+  return vbits<VD>(vbits<IV>(res) ^ vbits<IV>(vbits<UV>(q & 2) << 62));  // unsigned <<
 }
 
 template <class VT>
