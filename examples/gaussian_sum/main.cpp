@@ -5,6 +5,8 @@
 #include <kops/kops.hpp>
 #include <kops/kokkos.hpp>
 
+#include "check.hpp"
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -36,25 +38,10 @@ int main(int argc, char** argv) {
   kops::kokkos::eval(conv, M, N, out.data(), px.data(), py.data(), pb.data(), pg.data());
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
-  // Check the first rows against a direct loop in double; the error is
-  // measured relative to sum_j |term|, the scale of float rounding in a sum.
-  const std::int64_t checked = M < 256 ? M : 256;
-  double max_err = 0;
-  for (std::int64_t i = 0; i < checked; ++i) {
-    double s = 0, sabs = 0;
-    for (std::int64_t j = 0; j < N; ++j) {
-      double d2 = 0;
-      for (int k = 0; k < 3; ++k) {
-        const double t = double(px[i * 3 + k]) - double(py[j * 3 + k]);
-        d2 += t * t;
-      }
-      const double term = std::exp(-double(pg[0]) * d2) * double(pb[j]);
-      s += term;
-      sabs += std::abs(term);
-    }
-    max_err = std::fmax(max_err, std::abs(out[i] - s) / (sabs + 1e-30));
-  }
-  const bool ok = max_err < 1e-5;
+  const check_result check = check_against_direct_loop(out, px, py, pb, pg[0], M, N);
+  const std::int64_t checked = check.rows;
+  const double max_err = check.max_error;
+  const bool ok = check.ok();
 
   std::printf("kops gaussian_sum on the CPU (Kokkos %s)\n", Kokkos::DefaultHostExecutionSpace::name());
   std::printf("  formula  : a_i = sum_j exp(-g |x_i - y_j|^2) b_j, M = %lld, N = %lld, float32\n",
