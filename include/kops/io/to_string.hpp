@@ -70,8 +70,6 @@ std::string print(F) {
       return "-" + a;
     else
       return std::string(KeOps ? Op::keops_name : Op::name) + "(" + a + ")";
-  } else if constexpr (requires { F::print(); }) {
-    return F::template print<KeOps>();
   } else {
     return print_node<KeOps>(F{});
   }

@@ -7,6 +7,7 @@
 
 #include <kops/core/factorize.hpp>
 #include <kops/core/named_constant.hpp>
+#include <kops/core/precision.hpp>
 #include <kops/ops/exp.hpp>
 
 namespace kops {
@@ -45,5 +46,20 @@ template <class X> struct fast_exp<Unary<exp_op, X>> {
 // invariant factors (what the fast policy evaluates).
 template <Formula F>
 using fast_exp_t = detail::fast_exp_t<F>;
+
+// The formula a backend evaluates for a reduction under a precision policy:
+// factorized, and with the fast exp rewrite under precision::fast.
+// (Specialisations rather than std::conditional_t: only the chosen rewrite is
+// instantiated.)
+template <class Red, precision P>
+struct policy_formula {
+  using type = evaluated_formula_t<Red>;
+};
+template <class Red>
+struct policy_formula<Red, precision::fast> {
+  using type = auto_factorize_t<fast_exp_t<typename Red::formula>>;
+};
+template <class Red, precision P>
+using policy_formula_t = typename policy_formula<Red, P>::type;
 
 } // namespace kops

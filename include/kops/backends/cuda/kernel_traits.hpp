@@ -38,18 +38,10 @@ using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math
 // float, with exp(a) rewritten as exp2(a log2 e) (ops/exp2.hpp: log2 e joins
 // a's invariant factors), which fast_math maps to the ex2.approx instruction
 // that __expf also ends in. Double has no fast exponential: its fast policy
-// evaluates the same formula as the accurate one. (Specialisations rather
-// than std::conditional_t: only the chosen rewrite is instantiated.)
+// evaluates the same formula as the accurate one (ops/exp2.hpp: policy_formula_t).
 template <class Red, class T, precision P>
-struct gpu_formula {
-  using type = evaluated_formula_t<Red>;
-};
-template <class Red>
-struct gpu_formula<Red, float, precision::fast> {
-  using type = auto_factorize_t<fast_exp_t<typename Red::formula>>;
-};
-template <class Red, class T, precision P>
-using gpu_formula_t = typename gpu_formula<Red, T, P>::type;
+using gpu_formula_t =
+    policy_formula_t<Red, std::is_same_v<T, float> ? P : precision::accurate>;
 
 template <class Red, class T, precision P>
 struct kernel_traits {

@@ -68,8 +68,7 @@ template <class Red, class T, class Out, precision Pr>
 struct block_kernel {
   // The fast policy evaluates exp(a) as exp2(a log2 e), log2 e folded into a's
   // invariant factors; repeated sub-formulas are evaluated once.
-  using F = std::conditional_t<Pr == precision::fast, auto_factorize_t<fast_exp_t<typename Red::formula>>,
-                               evaluated_formula_t<Red>>;
+  using F = policy_formula_t<Red, Pr>;
   using Op = typename Red::op;
   using Sig = typename Red::signature;
   // A pack is one SIMD register; a block holds U packs whose evaluations are

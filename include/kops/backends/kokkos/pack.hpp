@@ -110,11 +110,6 @@ struct pack_math {
   template <class IV> KOPS_INLINE static std::int64_t lane_index(const IV& a, int l) { return a[l]; }
 };
 
-// Fast e^x = 2^(x log2 e) (detail::vexp_fast; kept here under its old name).
-template <class VT>
-KOPS_INLINE VT vexp_fast(VT x) {
-  return detail::vexp_fast(x);
-}
 
 // The math provider of the fast policy: pack_math with the fast exp / exp2
 // (simd_math.hpp: vexp2_fast, 2^t by a degree-5 polynomial for float, max relative
