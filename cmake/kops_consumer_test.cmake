@@ -1,14 +1,21 @@
-# kops_consumer_test.cmake -- build and run tests/consumer against kops, as a user would.
+# kops_consumer_test.cmake -- build and run a separate project against kops, as a user
+# would: tests/consumer (ctest consumer_*) and examples/cuda_project (example.cuda_project).
 #
 #   cmake -DKOPS_MODE=find_package|add_subdirectory -DKOPS_SOURCE_DIR=... -DKOPS_BINARY_DIR=...
 #         -DKOPS_CONSUMER_DIR=... -DKOPS_WORK_DIR=... -DKOPS_SETTINGS=<file> [-DKOPS_CONFIG=...]
+#         [-DKOPS_CONSUMER_EXE=<name>] [-DKOPS_SKIP_RETURN_CODE=<n>]
 #         -P kops_consumer_test.cmake
 #
 # find_package:     cmake --install <kops build> --prefix <work>/prefix, then configure
 #                   the consumer with CMAKE_PREFIX_PATH=<work>/prefix.
 # add_subdirectory: configure the consumer with -DKOPS_CONSUMER_USE_SUBDIR=ON
 #                   -DKOPS_SOURCE_DIR=<kops source>.
-# Then build the consumer and run its executable (nonzero exit = mismatch).
+# Then build the consumer and run its executable KOPS_CONSUMER_EXE (default
+# kops_consumer; nonzero exit = failure). KOPS_SETTINGS is written by
+# kops_write_consumer_settings() (kops_consumer_settings.cmake) or an equivalent.
+# When the executable exits with KOPS_SKIP_RETURN_CODE (e.g. 77: no GPU), the
+# script prints "KOPS_SKIPPED:" (give the test SKIP_REGULAR_EXPRESSION "KOPS_SKIPPED:")
+# and, with CMake >= 3.29, exits with that code too (for SKIP_RETURN_CODE).
 
 foreach(_v IN ITEMS KOPS_MODE KOPS_SOURCE_DIR KOPS_BINARY_DIR KOPS_CONSUMER_DIR KOPS_WORK_DIR KOPS_SETTINGS)
   if(NOT DEFINED ${_v})
@@ -16,6 +23,10 @@ foreach(_v IN ITEMS KOPS_MODE KOPS_SOURCE_DIR KOPS_BINARY_DIR KOPS_CONSUMER_DIR 
   endif()
 endforeach()
 include("${KOPS_SETTINGS}")
+
+if(NOT KOPS_CONSUMER_EXE)
+  set(KOPS_CONSUMER_EXE kops_consumer)
+endif()
 
 set(_config "${KOPS_CONFIG}")
 if(NOT _config)
@@ -47,7 +58,9 @@ macro(_kops_cache var value type)
   string(APPEND _init "set(${var} \"${_q}\" CACHE ${type} \"\")\n")
 endmacro()
 foreach(_v IN ITEMS CMAKE_CXX_COMPILER CMAKE_CXX_FLAGS CMAKE_MAKE_PROGRAM Kokkos_DIR Boost_DIR
-                    KOPS_KOKKOS_INCLUDE_DIR KOPS_KOKKOS_CORE_LIBRARY)
+                    KOPS_KOKKOS_INCLUDE_DIR KOPS_KOKKOS_CORE_LIBRARY
+                    CMAKE_CUDA_COMPILER CMAKE_CUDA_HOST_COMPILER CMAKE_CUDA_FLAGS CMAKE_CUDA_ARCHITECTURES
+                    CUDAToolkit_ROOT)
   if(DEFINED KOPS_PARENT_${_v} AND NOT "${KOPS_PARENT_${_v}}" STREQUAL "")
     _kops_cache(${_v} "${KOPS_PARENT_${_v}}" STRING)
   endif()
@@ -90,15 +103,25 @@ _kops_run("build consumer" "${CMAKE_COMMAND}" --build "${_build}" --config "${_c
 
 # Locate the executable (single- or multi-config layout).
 set(_exe "")
-foreach(_cand IN ITEMS "${_build}/kops_consumer" "${_build}/${_config}/kops_consumer"
-                       "${_build}/kops_consumer.exe" "${_build}/${_config}/kops_consumer.exe")
+foreach(_cand IN ITEMS "${_build}/${KOPS_CONSUMER_EXE}" "${_build}/${_config}/${KOPS_CONSUMER_EXE}"
+                       "${_build}/${KOPS_CONSUMER_EXE}.exe" "${_build}/${_config}/${KOPS_CONSUMER_EXE}.exe")
   if(EXISTS "${_cand}")
     set(_exe "${_cand}")
     break()
   endif()
 endforeach()
 if(NOT _exe)
-  message(FATAL_ERROR "FAIL (${KOPS_MODE}): kops_consumer executable not found under ${_build}")
+  message(FATAL_ERROR "FAIL (${KOPS_MODE}): ${KOPS_CONSUMER_EXE} executable not found under ${_build}")
 endif()
-_kops_run("run consumer" "${_exe}")
+message("---- run consumer: ${_exe}")
+execute_process(COMMAND "${_exe}" RESULT_VARIABLE _rc)
+if(NOT "${KOPS_SKIP_RETURN_CODE}" STREQUAL "" AND "${_rc}" STREQUAL "${KOPS_SKIP_RETURN_CODE}")
+  message("KOPS_SKIPPED: ${KOPS_CONSUMER_EXE} exited with ${_rc}, its code for 'cannot run here'")
+  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
+    cmake_language(EXIT ${_rc})
+  endif()
+  return()
+elseif(NOT _rc EQUAL 0)
+  message(FATAL_ERROR "FAIL (${KOPS_MODE}): run consumer failed (${_rc})")
+endif()
 message("PASS (${KOPS_MODE})")

@@ -6,7 +6,11 @@ set -euo pipefail
 
 # python3-venv, python3-dev: the conformance test (tests/conformance) makes a venv
 # with pykeops 2.3, which compiles its kernels against the Python headers.
-PACKAGES=(cmake g++ make libboost1.81-dev catch2 libtrilinos-kokkos-dev python3-numpy python3-venv python3-dev)
+# doxygen: the API reference (tools/docs.sh). libopenmpi-dev, openmpi-bin: the
+# MPI example and kops/mpi.hpp's tests (mpirun on one machine).
+# python3-matplotlib: bench/plot.py (the docs' plots; a ctest keeps it working).
+PACKAGES=(cmake g++ make libboost1.81-dev catch2 libtrilinos-kokkos-dev python3-numpy python3-venv python3-dev
+          doxygen libopenmpi-dev openmpi-bin python3-matplotlib)
 
 log() { echo "[setup] $*"; }
 

@@ -34,66 +34,93 @@ struct tally {
   int failures = 0;
 };
 
-template <class Red, class T>
-void run_kokkos(std::int64_t M, std::int64_t N, T* out, const std::vector<std::vector<T>>& data) {
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    if constexpr (std::is_same_v<T, double>)
-      kops::kokkos::eval<kops::sum_scheme::direct>(Red{}, M, N, out, data[I].data()...);
-    else
-      kops::kokkos::eval(Red{}, M, N, out, data[I].data()...);
-  }(std::make_index_sequence<std::size_t(Red::nargs)>{});
-}
+// The arguments, sizes and double reference of case `id`.
+struct case_data {
+  std::int64_t M = 0, N = 0;
+  std::vector<std::vector<double>> data;   // one array per argument index (unused: empty)
+  std::vector<std::vector<float>> fdata;   // the same values in float
+  std::vector<double> ref;                 // reference_eval in double
+  double scale = 1;                        // 1 + max |ref|
+};
 
 template <class Red>
-void check_case(Red, int id, const char* source, tally& t) {
-  const std::int64_t M = 1 + (id * 37) % 45, N = 1 + (id * 53) % 70;
+case_data make_case(int id) {
+  case_data c;
+  c.M = 1 + (id * 37) % 45;
+  c.N = 1 + (id * 53) % 70;
   // Argument arrays sized from the signature (unused slots stay empty).
-  std::vector<std::vector<double>> data(std::size_t(Red::nargs));
+  c.data.resize(std::size_t(Red::nargs));
   [&]<class... S>(kops::type_list<S...>) {
     ([&] {
       if constexpr (!kops::detail::is_unused_slot_v<S>) {
-        const std::int64_t n = S::cat == kops::category::i ? M : S::cat == kops::category::j ? N : 1;
-        data[S::index] = kops_test::random_vector<double>(std::size_t(n * S::dim), -1, 1, unsigned(id * 10 + S::index));
+        const std::int64_t n = S::cat == kops::category::i ? c.M : S::cat == kops::category::j ? c.N : 1;
+        c.data[S::index] = kops_test::random_vector<double>(std::size_t(n * S::dim), -1, 1, unsigned(id * 10 + S::index));
       }
     }(), ...);
   }(typename Red::signature{});
-  std::vector<std::vector<float>> fdata(data.size());
-  for (std::size_t k = 0; k < data.size(); ++k) fdata[k].assign(data[k].begin(), data[k].end());
-
-  const std::int64_t rows = Red::row_cat == kops::category::i ? M : N;
-  const std::size_t n = std::size_t(rows * Red::dim);
-  std::vector<double> ref(n), out(n);
-  std::vector<float> fout(n);
+  c.fdata.resize(c.data.size());
+  for (std::size_t k = 0; k < c.data.size(); ++k) c.fdata[k].assign(c.data[k].begin(), c.data[k].end());
+  const std::int64_t rows = Red::row_cat == kops::category::i ? c.M : c.N;
+  c.ref.resize(std::size_t(rows * Red::dim));
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    kops_test::reference_eval<double>(Red{}, M, N, ref.data(), data[I].data()...);
+    kops_test::reference_eval<double>(Red{}, c.M, c.N, c.ref.data(), c.data[I].data()...);
   }(std::make_index_sequence<std::size_t(Red::nargs)>{});
-  run_kokkos<Red>(M, N, out.data(), data);
-  run_kokkos<Red>(M, N, fout.data(), fdata);
+  for (double v : c.ref) c.scale = std::max(c.scale, 1 + std::abs(v));
+  return c;
+}
 
-  double scale = 1;
-  for (double v : ref) scale = std::max(scale, 1 + std::abs(v));
+// Runs `run(out, pointers...)` on the case's data in T and counts the values
+// outside tol (relative to |ref| + scale); the first one is described in `first`.
+template <class Red, class T, class Run>
+int count_differences(const case_data& c, Run run, double tol, const char* label, std::string& first) {
+  const auto& data = [&]() -> const auto& {
+    if constexpr (std::is_same_v<T, double>) return c.data;
+    else return c.fdata;
+  }();
+  std::vector<T> out(c.ref.size());
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    run(out.data(), data[I].data()...);
+  }(std::make_index_sequence<std::size_t(Red::nargs)>{});
   int bad = 0;
-  std::string first;
-  for (std::size_t k = 0; k < n; ++k) {
-    const bool ok_d = kops_test::close(out[k], ref[k], 1e-9, scale);
-    const bool ok_f = kops_test::close(fout[k], ref[k], 2e-3, scale);
-    if ((!ok_d || !ok_f) && bad++ == 0)
-    {
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    if (!kops_test::close(double(out[k]), c.ref[k], tol, c.scale) && bad++ == 0 && first.empty()) {
       std::ostringstream o;
       o.precision(17);
-      o << "value " << k << ": reference " << ref[k] << ", double " << out[k] << ", float " << fout[k];
+      o << label << ", value " << k << ": reference " << c.ref[k] << ", got " << out[k];
       first = o.str();
     }
   }
+  return bad;
+}
+
+// Records one case's outcome; bad = the number of values that differ over all backends.
+template <class Red>
+void record(Red, int id, const char* source, const case_data& c, int bad, long long compared,
+            const std::string& first, tally& t) {
   ++t.formulas;
-  t.values += 2 * (long long)n;
+  t.values += compared;
   if (bad > 0) {
     ++t.failures;
-    UNSCOPED_INFO("case " << id << " (M = " << M << ", N = " << N << "): " << bad << " of " << n
-                          << " values differ; first: " << first << "\n  source: " << source
-                          << "\n  kops:   " << kops::to_string(Red{}));
+    UNSCOPED_INFO("case " << id << " (M = " << c.M << ", N = " << c.N << "): " << bad << " values differ; first: "
+                          << first << "\n  source: " << source << "\n  kops:   " << kops::to_string(Red{}));
   }
 }
+
+#ifdef KOKKOS_VERSION  // the Kokkos backend is included (tests/unit)
+// Kokkos, double with the direct sum (the reference's order) and float with the default scheme.
+template <class Red>
+void check_case(Red, int id, const char* source, tally& t) {
+  const case_data c = make_case<Red>(id);
+  const auto M = c.M, N = c.N;
+  std::string first;
+  int bad = count_differences<Red, double>(
+      c, [&](double* out, const auto*... a) { kops::kokkos::eval<kops::sum_scheme::direct>(Red{}, M, N, out, a...); },
+      1e-9, "Kokkos double", first);
+  bad += count_differences<Red, float>(
+      c, [&](float* out, const auto*... a) { kops::kokkos::eval(Red{}, M, N, out, a...); }, 2e-3, "Kokkos float", first);
+  record(Red{}, id, source, c, bad, 2 * (long long)c.ref.size(), first, t);
+}
+#endif
 
 } // namespace kops_diff
 
@@ -106,4 +133,7 @@ void check_case(Red, int id, const char* source, tally& t) {
               << t.failures << " formulas differ\n";                                               \
     CHECK(t.failures == 0);                                                                          \
   }
-#define KOPS_DIFF_ONE(n) kops_diff::check_case(kops_diff::case_##n, n, kops_diff::case_##n##_source, t);
+#define KOPS_DIFF_ONE(n) KOPS_DIFF_CHECK(kops_diff::case_##n, n, kops_diff::case_##n##_source, t);
+#ifndef KOPS_DIFF_CHECK
+#define KOPS_DIFF_CHECK kops_diff::check_case
+#endif

@@ -1,25 +1,3 @@
-// diff(f, v, u): forward-mode derivative, the directional derivative of f
-// with respect to the variable v along the direction u:
-//
-//   f : formula of dim D,  v : variable of dim Dv,  u : formula of dim Dv
-//   diff(f, v, u) = [d_v f] u, a formula of dim D   (KeOps: Diff(f, v, u))
-//
-// How: by transposing reverse mode. With a placeholder variable g of dim D
-// that f and u do not read, grad(f, v, g) = [d_v f]^T g is a formula *linear*
-// in g (every node's vjp applies a transposed Jacobian to g), so
-//
-//   diff(f, v, u) = grad(grad(f, v, g), g, u) = [d_g ([d_v f]^T g)]^T u = [d_v f] u.
-//
-// It is exact: the derivative of a linear map is the map itself, evaluated at
-// no particular g; the placeholder disappears from the result (checked below
-// at compile time), so it is never read. It is not wasteful: the second pass
-// only visits the g-dependent chain of [d_v f]^T g, which has one linear node
-// per node of f on the way to v, and transposes each one back (sum <-> sum_t,
-// extract <-> extract_t, a * (.) <-> a * (.)), which is exactly the forward
-// tangent recurrence; the g-independent factors (e.g. exp(A) in exp's rule)
-// are reused as they are. The result therefore has the size of the formula a
-// forward-mode transform would build, and it works for every node that has a
-// vjp, including those added later, without a second per-node rule.
 #pragma once
 
 #include <kops/autodiff/grad.hpp>
@@ -40,6 +18,32 @@ template <int D, int I, class... Fs>
 using fresh_variable_t = Var<category::i, fresh_index<I, Fs...>(), D>;
 } // namespace detail
 
+/// diff(f, v, u): forward-mode derivative, the directional derivative of f
+/// with respect to the variable v along the direction u:
+///
+/// ```text
+///   f : formula of dim D,  v : variable of dim Dv,  u : formula of dim Dv
+///   diff(f, v, u) = [d_v f] u, a formula of dim D   (KeOps: Diff(f, v, u))
+/// ```
+///
+/// How: by transposing reverse mode. With a placeholder variable g of dim D
+/// that f and u do not read, grad(f, v, g) = [d_v f]^T g is a formula *linear*
+/// in g (every node's vjp applies a transposed Jacobian to g), so
+///
+/// ```text
+///   diff(f, v, u) = grad(grad(f, v, g), g, u) = [d_g ([d_v f]^T g)]^T u = [d_v f] u.
+/// ```
+///
+/// It is exact: the derivative of a linear map is the map itself, evaluated at
+/// no particular g; the placeholder disappears from the result (checked below
+/// at compile time), so it is never read. It is not wasteful: the second pass
+/// only visits the g-dependent chain of [d_v f]^T g, which has one linear node
+/// per node of f on the way to v, and transposes each one back (sum <-> sum_t,
+/// extract <-> extract_t, a * (.) <-> a * (.)), which is exactly the forward
+/// tangent recurrence; the g-independent factors (e.g. exp(A) in exp's rule)
+/// are reused as they are. The result therefore has the size of the formula a
+/// forward-mode transform would build, and it works for every node that has a
+/// vjp, including those added later, without a second per-node rule.
 template <class F, class V, class U>
 constexpr auto diff(F f, V v, U u) {
   static_assert(Formula<F>, "kops::diff: the first argument must be a kops formula");

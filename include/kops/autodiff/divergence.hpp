@@ -1,13 +1,3 @@
-// divergence(f, v): the trace of the Jacobian of f with respect to v, for f
-// and v of the same dim D:
-//
-//   divergence(f, v) = sum_k d f_k / d v_k, dim 1   (KeOps: Divergence(f, v))
-//
-// Built as sum_k elem<k>(grad(f, v, e_k)), e_k the k-th standard basis
-// vector: component k of the k-th row of the Jacobian. D reverse passes; the
-// components each pass computes and the sum discards are dead code that the
-// compiler removes once the formula is inlined. A composition; its derivatives
-// follow.
 #pragma once
 
 #include <utility>
@@ -25,6 +15,18 @@ constexpr auto jacobian_trace(std::integer_sequence<int, K...>) {
 }
 } // namespace detail
 
+/// divergence(f, v): the trace of the Jacobian of f with respect to v, for f
+/// and v of the same dim D:
+///
+/// ```text
+///   divergence(f, v) = sum_k d f_k / d v_k, dim 1   (KeOps: Divergence(f, v))
+/// ```
+///
+/// Built as sum_k elem<k>(grad(f, v, e_k)), e_k the k-th standard basis
+/// vector: component k of the k-th row of the Jacobian. D reverse passes; the
+/// components each pass computes and the sum discards are dead code that the
+/// compiler removes once the formula is inlined. A composition; its derivatives
+/// follow.
 template <class F, class V>
 constexpr auto divergence(F, V) {
   static_assert(Formula<F>, "kops::divergence: the first argument must be a kops formula");

@@ -1,13 +1,3 @@
-// grad(f, v, g): reverse-mode symbolic differentiation.
-//
-//   f : formula of dim D,  v : variable (vi, vj or pm) of dim Dv,  g : formula of dim D
-//   grad(f, v, g) = [d_v f]^T g, a formula of dim Dv
-//
-// Each node type states its own rule (vjp), next to its evaluation; this file
-// only dispatches, and cuts every branch that does not depend on v (or that
-// receives a zero gradient) to zero<Dv> before building anything, so that the
-// derivative of a large formula with respect to one variable stays small. The
-// result is simplified as it is built (every builder simplifies).
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -31,6 +21,18 @@ struct depends_on {
 template <class F, class V>
 inline constexpr bool depends_on_v = detail::depends_on<F, V>::value;
 
+/// grad(f, v, g): reverse-mode symbolic differentiation.
+///
+/// ```text
+///   f : formula of dim D,  v : variable (vi, vj or pm) of dim Dv,  g : formula of dim D
+///   grad(f, v, g) = [d_v f]^T g, a formula of dim Dv
+/// ```
+///
+/// Each node type states its own rule (vjp), next to its evaluation; this file
+/// only dispatches, and cuts every branch that does not depend on v (or that
+/// receives a zero gradient) to zero<Dv> before building anything, so that the
+/// derivative of a large formula with respect to one variable stays small. The
+/// result is simplified as it is built (every builder simplifies).
 template <class F, class V, class G>
 constexpr auto grad(F, V, G g) {
   static_assert(Formula<F>, "kops::grad: the first argument must be a kops formula");

@@ -1,12 +1,3 @@
-// grad_matrix(f, v): the gradients of the components of f with respect to v,
-// stacked: dim f * dim v, row-major with one row per component of f,
-//
-//   grad_matrix(f, v)[k * dim v + l] = d f_k / d v_l
-//
-// i.e. the Jacobian of f, row-major (equivalently the gradient matrix
-// [d_v f]^T, column-major). This is KeOps' GradMatrix(f, v): the concatenation
-// of grad(f, v, e_k) over the standard basis e_0 .. e_{dim f - 1}.
-// A composition of grad, elem_t and concat; its derivatives follow.
 #pragma once
 
 #include <utility>
@@ -29,6 +20,17 @@ constexpr auto grad_rows(std::integer_sequence<int, K...>) {
 }
 } // namespace detail
 
+/// grad_matrix(f, v): the gradients of the components of f with respect to v,
+/// stacked: dim f * dim v, row-major with one row per component of f,
+///
+/// ```text
+///   grad_matrix(f, v)[k * dim v + l] = d f_k / d v_l
+/// ```
+///
+/// i.e. the Jacobian of f, row-major (equivalently the gradient matrix
+/// [d_v f]^T, column-major). This is KeOps' GradMatrix(f, v): the concatenation
+/// of grad(f, v, e_k) over the standard basis e_0 .. e_{dim f - 1}.
+/// A composition of grad, elem_t and concat; its derivatives follow.
 template <class F, class V>
 constexpr auto grad_matrix(F, V) {
   static_assert(Formula<F>, "kops::grad_matrix: the first argument must be a kops formula");

@@ -1,16 +1,3 @@
-// grad(red, v, e): the gradient of a reduction, as a new reduction.
-//
-// For red = sum_reduction(f, axis_j) (out_i = sum_j f(x_i, y_j)), a gradient
-// input e = vi<k, red.dim> (one row per output row) and a variable v:
-//   v an i-variable:  (d out . e)/d v_i = sum_j [d_v f]^T e_i   -> sum over j, M rows of dim v
-//   v a j-variable:   (d out . e)/d v_j = sum_i [d_v f]^T e_i   -> sum over i, N rows of dim v
-//   v a parameter:    per-row contributions sum_j [d_v f]^T e_i -> M rows of dim v; the
-//                     gradient is their sum over rows (kops::sum_rows)
-// and symmetrically for axis_i. argmin and argmax are piecewise constant: their
-// gradient is the zero reduction (which does no work). The result takes the
-// same arguments as red, plus e at its index. min and max (which KeOps does not
-// differentiate) have the one-hot gradient: [d_v f]^T e at the arg of each
-// component, w.r.t. row variables and parameters (per-row contributions).
 #pragma once
 
 #include <cstdint>
@@ -31,7 +18,7 @@ namespace kops {
 namespace detail {
 template <class Op> inline constexpr bool is_index_reduction_v =
     std::is_same_v<typename Op::template out_t<float>, std::int64_t>;
-template <class Op> inline constexpr bool is_value_extremum_v = requires { Op::extremum_writes_values; };
+template <class Op> inline constexpr bool is_value_extremum_v = requires { requires Op::extremum_writes_values; };
 
 template <class A> constexpr auto concat_all(A a) { return a; }
 template <class A, class B, class... R> constexpr auto concat_all(A a, B b, R... r) {
@@ -116,6 +103,21 @@ constexpr auto expsum_grad_reduced() {
 
 } // namespace detail
 
+/// grad(red, v, e): the gradient of a reduction, as a new reduction.
+///
+/// For red = sum_reduction(f, axis_j) (out_i = sum_j f(x_i, y_j)), a gradient
+/// input e = vi<k, red.dim> (one row per output row) and a variable v:
+/// ```text
+///   v an i-variable:  (d out . e)/d v_i = sum_j [d_v f]^T e_i   -> sum over j, M rows of dim v
+///   v a j-variable:   (d out . e)/d v_j = sum_i [d_v f]^T e_i   -> sum over i, N rows of dim v
+///   v a parameter:    per-row contributions sum_j [d_v f]^T e_i -> M rows of dim v; the
+///                     gradient is their sum over rows (kops::sum_rows)
+/// ```
+/// and symmetrically for axis_i. argmin and argmax are piecewise constant: their
+/// gradient is the zero reduction (which does no work). The result takes the
+/// same arguments as red, plus e at its index. min and max (which KeOps does not
+/// differentiate) have the one-hot gradient: [d_v f]^T e at the arg of each
+/// component, w.r.t. row variables and parameters (per-row contributions).
 template <class Op, class F, class A, int Arity, class V, class E>
 constexpr auto grad(Reduction<Op, F, A, Arity> red, V, E) {
   using R = decltype(red);
@@ -153,8 +155,8 @@ constexpr auto grad(Reduction<Op, F, A, Arity> red, V, E) {
   }
 }
 
-// out[k] = sum over rows r of contrib[r * dim + k]: the gradient w.r.t. a
-// parameter from the per-row contributions that grad(red, pm<...>, e) returns.
+/// out[k] = sum over rows r of contrib[r * dim + k]: the gradient with respect to a
+/// parameter from the per-row contributions that grad(red, pm<...>, e) returns.
 template <class T>
 void sum_rows(const T* contrib, std::int64_t rows, int dim, T* out) {
   for (int k = 0; k < dim; ++k) out[k] = T(0);

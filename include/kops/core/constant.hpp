@@ -1,9 +1,3 @@
-// Constants, exact and folded at compile time:
-//   cst<N>        the integer N (IntConst<N>, dim 1)
-//   Rational<P,Q> the exact fraction P/Q in lowest terms, Q > 1 (dim 1)
-//   zero<D>       the dim-D zero vector (Zero<D>); the zero scalar is Zero<1>
-// make_constant<P, Q>() builds the canonical node for P/Q, which is what every
-// simplification that folds constants returns.
 #pragma once
 
 #include <numeric>
@@ -59,7 +53,16 @@ struct Zero : formula_node {
   }
 };
 
+/// Constants, exact and folded at compile time:
+/// ```text
+///   cst<N>        the integer N (IntConst<N>, dim 1)
+///   Rational<P,Q> the exact fraction P/Q in lowest terms, Q > 1 (dim 1)
+///   zero<D>       the dim-D zero vector (Zero<D>); the zero scalar is Zero<1>
+/// ```
+/// make_constant<P, Q>() builds the canonical node for P/Q, which is what every
+/// simplification that folds constants returns.
 template <long long N> inline constexpr IntConst<N> cst{};
+/// `zero<D>`: the dim-D zero vector (a `Zero<D>`). See cst.
 template <int D> inline constexpr Zero<D> zero{};
 
 // Scalar constants (dim 1, exact value num/den) and zero vectors.

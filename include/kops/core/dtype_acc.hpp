@@ -1,16 +1,18 @@
-// Element type of a reduction's accumulators, chosen per call at compile time,
-// as KeOps' dtype_acc:
-//
-//   same     accumulate in the element type of the data (default)
-//   float64  accumulate float data in double: each term is evaluated in float
-//            and widened before it is added; the sum then rounds to float once,
-//            in finalize. Double data is unaffected.
-//
-// Like sum_scheme (core/sum_scheme.hpp), it applies to sum_reduction.
 #pragma once
 
 namespace kops {
 
+/// Element type of a reduction's accumulators, chosen per call at compile time,
+/// as KeOps' dtype_acc:
+///
+/// ```text
+///   same     accumulate in the element type of the data (default)
+///   float64  accumulate float data in double: each term is evaluated in float
+///            and widened before it is added; the sum then rounds to float once,
+///            in finalize. Double data is unaffected.
+/// ```
+///
+/// Like sum_scheme (core/sum_scheme.hpp), it applies to sum_reduction.
 enum class dtype_acc { same, float64 };
 
 } // namespace kops

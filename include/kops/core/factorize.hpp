@@ -1,16 +1,3 @@
-// Common sub-expressions, evaluated once.
-//
-//   factorize(f, g)       f with every occurrence of the sub-formula g read from
-//                         one evaluation of g: Factorized<F', G, K>, where F' is
-//                         f with g replaced by the placeholder Slot<K, dim g>
-//   auto_factorize_t<F>   F with its repeated expensive sub-formulas (those with
-//                         an exp, log, sqrt, division...) factorized, smallest
-//                         first (what backends evaluate: evaluated_formula_t<Red>)
-//
-// A Factorized node evaluates g, then evaluates F' in a context that answers
-// Slot<K> with that value; backends see only another formula. Its derivative is
-// the derivative of the expanded formula (whose repeats are factorized again
-// when it is evaluated).
 #pragma once
 
 #include <kops/core/elementwise.hpp>
@@ -116,6 +103,21 @@ struct Factorized : formula_node {
 };
 
 
+/// Common sub-expressions, evaluated once.
+///
+/// ```text
+///   factorize(f, g)       f with every occurrence of the sub-formula g read from
+///                         one evaluation of g: Factorized<F', G, K>, where F' is
+///                         f with g replaced by the placeholder Slot<K, dim g>
+///   auto_factorize_t<F>   F with its repeated expensive sub-formulas (those with
+///                         an exp, log, sqrt, division...) factorized, smallest
+///                         first (what backends evaluate: evaluated_formula_t<Red>)
+/// ```
+///
+/// A Factorized node evaluates g, then evaluates F' in a context that answers
+/// Slot<K> with that value; backends see only another formula. Its derivative is
+/// the derivative of the expanded formula (whose repeats are factorized again
+/// when it is evaluated).
 template <Formula F, Formula G>
 constexpr auto factorize(F f, G) {
   if constexpr (!detail::contains_v<F, G> || std::is_same_v<F, G>) return f;
@@ -126,6 +128,8 @@ constexpr auto factorize(F f, G) {
   }
 }
 
+// Hidden from Doxygen, whose 1.9.4 parser misreads the lambda in auto_factorize.
+/// \cond INTERNAL
 namespace detail {
 
 // Number of nodes of F, and occurrences of T in F (memoised per type pair by
@@ -193,8 +197,9 @@ template <class F, int Budget> struct auto_factorize {
 };
 
 } // namespace detail
+/// \endcond
 
-// F with its repeated expensive sub-formulas evaluated once (at most 4 rounds).
+/// F with its repeated expensive sub-formulas evaluated once (at most 4 rounds).
 template <Formula F>
 using auto_factorize_t = typename detail::auto_factorize<F, 4>::type;
 

@@ -1,18 +1,13 @@
 // The Formula concept and the pieces every node shares.
-//
-// A formula is an empty constexpr value whose *type* is the expression tree.
-// Every node type N provides
-//   static constexpr int dim;                 // output dimension
-//   using children = type_list<...>;          // operand node types
-//   template <class Ctx> static vec<V, dim> eval(const Ctx&);
-// where Ctx is a backend's evaluation context (value type, math provider and
-// variable loads). Backends only ever call eval; they never name an op.
 #pragma once
 
 #include <concepts>
 #include <kops/config.hpp>
 #include <kops/core/vec.hpp>
 
+/// kops: kernel operations as C++20 types. Formulas, their builders and
+/// reductions, derivatives and printing; the backends are in kops::kokkos (CPU)
+/// and kops::cuda (GPU).
 namespace kops {
 
 namespace detail {
@@ -50,6 +45,15 @@ template <class F, class L> using rebind_t = typename rebind_list<F, L>::type;
 // so a stray type with a `dim` member is not mistaken for a formula.
 struct formula_node {};
 
+/// A formula is an empty constexpr value whose *type* is the expression tree.
+/// Every node type N provides
+/// ```text
+///   static constexpr int dim;                 // output dimension
+///   using children = type_list<...>;          // operand node types
+///   template <class Ctx> static vec<V, dim> eval(const Ctx&);
+/// ```
+/// where Ctx is a backend's evaluation context (value type, math provider and
+/// variable loads). Backends only ever call eval; they never name an op.
 template <class F>
 concept Formula = std::derived_from<F, formula_node> && requires {
   { F::dim } -> std::convertible_to<int>;

@@ -1,17 +1,3 @@
-// The compile-time policies of one eval call: its template arguments, in any
-// order, each at most once, e.g.
-//
-//   kops::kokkos::eval(red, M, N, out, args...);                                  // defaults
-//   kops::kokkos::eval<kops::precision::fast>(red, M, N, out, args...);
-//   kops::kokkos::eval<kops::sum_scheme::kahan, kops::dtype_acc::float64>(red, M, N, out, args...);
-//   kops::cuda::eval<kops::precision::fast, kops::sum_scheme::direct>(red, M, N, out, dargs..., opts);
-//
-//   kops::precision   accurate (default) | fast          core/precision.hpp
-//   kops::sum_scheme  direct | block (default) | kahan   core/sum_scheme.hpp
-//   kops::dtype_acc   same (default) | float64           core/dtype_acc.hpp
-//
-// A policy that is not named costs nothing: each combination is its own
-// instantiation of the kernel.
 #pragma once
 
 #include <type_traits>
@@ -22,6 +8,24 @@
 
 namespace kops {
 
+/// The compile-time policies of one eval call: its template arguments, in any
+/// order, each at most once, e.g.
+///
+/// ```text
+///   kops::kokkos::eval(red, M, N, out, args...);                                  // defaults
+///   kops::kokkos::eval<kops::precision::fast>(red, M, N, out, args...);
+///   kops::kokkos::eval<kops::sum_scheme::kahan, kops::dtype_acc::float64>(red, M, N, out, args...);
+///   kops::cuda::eval<kops::precision::fast, kops::sum_scheme::direct>(red, M, N, out, dargs..., opts);
+/// ```
+///
+/// ```text
+///   kops::precision   accurate (default) | fast          core/precision.hpp
+///   kops::sum_scheme  direct | block (default) | kahan   core/sum_scheme.hpp
+///   kops::dtype_acc   same (default) | float64           core/dtype_acc.hpp
+/// ```
+///
+/// A policy that is not named costs nothing: each combination is its own
+/// instantiation of the kernel.
 template <precision P, sum_scheme S, dtype_acc A>
 struct policy {
   static constexpr precision prec = P;

@@ -1,16 +1,18 @@
-// Precision policy of a backend's math functions, chosen per call at compile
-// time (it changes the generated code):
-//   accurate (default): exp, log, sin, cos within a few ulp of std:: over
-//                       their whole domain, IEEE special values and subnormals;
-//   fast:               exp via 2^(x log2 e) with a short polynomial: relative
-//                       error within about 2 + 1.2|x| ulp (as CUDA's __expf);
-//                       results below 2^-125 (float) / 2^-1021 (double) may be
-//                       flushed to 0 (AVX-512 builds round them correctly);
-//                       other functions as accurate. KeOps compiles with fast math.
 #pragma once
 
 namespace kops {
 
+/// Precision policy of a backend's math functions, chosen per call at compile
+/// time (it changes the generated code):
+/// ```text
+///   accurate (default): exp, log, sin, cos within a few ulp of std:: over
+///                       their whole domain, IEEE special values and subnormals;
+///   fast:               exp via 2^(x log2 e) with a short polynomial: relative
+///                       error within about 2 + 1.2|x| ulp (as CUDA's __expf);
+///                       results below 2^-125 (float) / 2^-1021 (double) may be
+///                       flushed to 0 (AVX-512 builds round them correctly);
+///                       other functions as accurate. KeOps compiles with fast math.
+/// ```
 enum class precision { accurate, fast };
 
 } // namespace kops

@@ -143,15 +143,17 @@ inline bool overlapping(const void* a, std::uint64_t na, const void* b, std::uin
 
 [[gnu::noinline]] inline void check_arguments_impl(const char* where, const call_info& c, std::int64_t M,
                                                     std::int64_t N, const void* out, const void* const* args) {
-  const std::string w = where;
-  if (M < 0) throw error(w + ": M (the number of i rows) must be >= 0, got " + std::to_string(M));
-  if (N < 0) throw error(w + ": N (the number of j rows) must be >= 0, got " + std::to_string(N));
+  // The message is built only on the error path: a successful call allocates
+  // nothing (examples/embedded counts operator new in its time loop).
+  const auto w = [where] { return std::string(where); };
+  if (M < 0) throw error(w() + ": M (the number of i rows) must be >= 0, got " + std::to_string(M));
+  if (N < 0) throw error(w() + ": N (the number of j rows) must be >= 0, got " + std::to_string(N));
   const std::int64_t rows = c.row_cat == category::i ? M : N;
-  if (rows > 0 && out == nullptr) throw error(w + ": the output pointer is null");
+  if (rows > 0 && out == nullptr) throw error(w() + ": the output pointer is null");
   // The k-min family needs K terms in every reduced range.
   const std::int64_t terms = c.red_cat == category::i ? M : N;
   if (rows > 0 && terms < c.min_terms)
-    throw error(w + ": " + c.reduction + "<" + std::to_string(c.min_terms) + "> needs at least " +
+    throw error(w() + ": " + c.reduction + "<" + std::to_string(c.min_terms) + "> needs at least " +
                 std::to_string(c.min_terms) + " terms per output row, but the reduced axis has " +
                 (c.red_cat == category::i ? "M = " : "N = ") + std::to_string(terms));
   for (int k = 0; k < c.nslots; ++k) {
@@ -159,7 +161,7 @@ inline bool overlapping(const void* a, std::uint64_t na, const void* b, std::uin
     if (!s.used) continue;
     const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
     if (n > 0 && args[s.index] == nullptr)
-      throw error(w + ": argument " + std::to_string(s.index) + " (" + variable_name(s.cat, s.index, s.dim) +
+      throw error(w() + ": argument " + std::to_string(s.index) + " (" + variable_name(s.cat, s.index, s.dim) +
                   ") is a null pointer");
   }
 }

@@ -1,9 +1,3 @@
-// Formulas and reductions print themselves:
-//   to_string(f)        kops spelling:  exp(-pm<3,1>*sum(square(vi<0,3>-vj<1,3>)))*vj<2,1>
-//   to_keops_string(f)  KeOps syntax, which pykeops' Genred parses:
-//                       Exp(Minus(Var(3,1,2))*Sum(Square(Var(0,3,0)-Var(1,3,1))))*Var(2,1,1)
-// A reduction prints as name(formula, axis); keops_reduction_op(red) and
-// keops_axis(red) give the reduction_op and axis arguments of pykeops' Genred.
 #pragma once
 
 #include <string>
@@ -119,10 +113,19 @@ std::string print(F) {
 
 } // namespace detail
 
+/// Formulas and reductions print themselves:
+/// ```text
+///   to_string(f)        kops spelling:  exp(-pm<3,1>*sum(square(vi<0,3>-vj<1,3>)))*vj<2,1>
+///   to_keops_string(f)  KeOps syntax, which pykeops' Genred parses:
+///                       Exp(Minus(Var(3,1,2))*Sum(Square(Var(0,3,0)-Var(1,3,1))))*Var(2,1,1)
+/// ```
+/// A reduction prints as name(formula, axis); keops_reduction_op(red) and
+/// keops_axis(red) give the reduction_op and axis arguments of pykeops' Genred.
 template <Formula F>
 std::string to_string(F f) {
   return detail::print<false>(f);
 }
+/// The formula in KeOps syntax, which pykeops' Genred parses: see to_string().
 template <Formula F>
 std::string to_keops_string(F f) {
   return detail::print<true>(f);
@@ -145,7 +148,7 @@ constexpr int reduction_k() {
 }
 } // namespace detail
 
-// name(f, axis), name<K>(f, axis), name(f, g, axis).
+/// A reduction prints as `name(f, axis)`, `name<K>(f, axis)` or `name(f, g, axis)`.
 template <ReductionType R>
 std::string to_string(R r) {
   constexpr int k = detail::reduction_k<R>();
@@ -154,8 +157,8 @@ std::string to_string(R r) {
   if constexpr (detail::is_weighted_v<R>) s += to_string(operand_t<typename R::formula, 1>{});
   return s + (R::axis::value == 1 ? ", axis_j)" : ", axis_i)");
 }
-// KeOps' own reduction syntax: Sum_Reduction(f,0) reduces over j (output indexed by i);
-// KMin_Reduction(f,K,0); a weighted reduction appends its weight: LogSumExp_Reduction(f,0,g).
+/// KeOps' own reduction syntax: Sum_Reduction(f,0) reduces over j (output indexed by i);
+/// KMin_Reduction(f,K,0); a weighted reduction appends its weight: LogSumExp_Reduction(f,0,g).
 template <ReductionType R>
 std::string to_keops_string(R r) {
   constexpr int k = detail::reduction_k<R>();
@@ -164,27 +167,33 @@ std::string to_keops_string(R r) {
   if constexpr (detail::is_weighted_v<R>) s += "," + to_keops_string(operand_t<typename R::formula, 1>{});
   return s + ")";
 }
-// The arguments of pykeops' Genred: formula, formula2 (the weight of a weighted
-// reduction, "" otherwise), reduction_op (e.g. "Sum", "ArgMin", "KMin"), opt_arg
-// (K of the k-min family, 0 otherwise) and axis
-// (1: reduce over j, output indexed by i; 0: reduce over i).
+/// formula of pykeops' Genred: the reduced formula in KeOps syntax.
+///
+/// The arguments of pykeops' Genred: formula, formula2 (the weight of a weighted
+/// reduction, "" otherwise), reduction_op (e.g. "Sum", "ArgMin", "KMin"), opt_arg
+/// (K of the k-min family, 0 otherwise) and axis
+/// (1: reduce over j, output indexed by i; 0: reduce over i).
 template <ReductionType R>
 std::string keops_formula(R r) {
   return detail::reduction_formula<true>(r);
 }
+/// formula2 of pykeops' Genred: the weight of a weighted reduction, "" otherwise. See keops_formula().
 template <ReductionType R>
 std::string keops_formula2(R) {
   if constexpr (detail::is_weighted_v<R>) return to_keops_string(operand_t<typename R::formula, 1>{});
   else return "";
 }
+/// opt_arg of pykeops' Genred: K of the k-min family, 0 otherwise. See keops_formula().
 template <ReductionType R>
 constexpr int keops_opt_arg(R) {
   return detail::reduction_k<R>();
 }
+/// reduction_op of pykeops' Genred, e.g. "Sum", "ArgMin", "KMin". See keops_formula().
 template <ReductionType R>
 std::string keops_reduction_op(R) {
   return R::op::keops_name;
 }
+/// axis of pykeops' Genred: 1 reduces over j (output indexed by i), 0 over i. See keops_formula().
 template <ReductionType R>
 constexpr int keops_axis(R) {
   return R::axis::value;

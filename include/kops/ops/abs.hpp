@@ -1,6 +1,3 @@
-// abs: abs(a)_k = |a_k|.
-// Simplifications: abs(0) = 0; abs(-a) = abs(a).
-// Derivative: [d_V |A|]^T g = [d_V A]^T (sign(A) g).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -14,6 +11,9 @@ struct abs_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return sign(f) * g; }
 };
 
+/// abs: abs(a)_k = |a_k|.
+/// Simplifications: abs(0) = 0; abs(-a) = abs(a).
+/// Derivative: [d_V |A|]^T g = [d_V A]^T (sign(A) g).
 template <Formula F>
 constexpr auto abs([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

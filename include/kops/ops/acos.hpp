@@ -1,7 +1,3 @@
-// acos: acos(a)_k = arccos a_k, in [0, pi] (NaN outside [-1, 1]).
-// Derivative: [d_V acos A]^T g = [d_V A]^T (-rsqrt(1 - A^2) g), i.e. -g / sqrt(1 - A^2)
-// except at A = +-1, where rsqrt(0) = 0 makes it 0 (as in KeOps).
-// Simplifications: none (acos(-a) = pi - acos(a) would bring in an inexact pi).
 #pragma once
 
 #include <kops/ops/minus.hpp>
@@ -20,6 +16,10 @@ struct acos_op {
   }
 };
 
+/// acos: acos(a)_k = arccos a_k, in [0, pi] (NaN outside [-1, 1]).
+/// Derivative: [d_V acos A]^T g = [d_V A]^T (-rsqrt(1 - A^2) g), i.e. -g / sqrt(1 - A^2)
+/// except at A = +-1, where rsqrt(0) = 0 makes it 0 (as in KeOps).
+/// Simplifications: none (acos(-a) = pi - acos(a) would bring in an inexact pi).
 template <Formula F>
 constexpr auto acos(F) {
   return Unary<acos_op, F>{};

@@ -1,10 +1,3 @@
-// add: (a + b)_k = a_k + b_k, with {1, D} broadcasting.
-// Derivative: [d_V (A + B)]^T g = [d_V A]^T g + [d_V B]^T g (summing g over
-// the components a dim-1 operand was broadcast to).
-// Simplifications, in order: 0 + b = b; constants fold (p/q + r/s exactly);
-// a + a = 2a; a + (-b) = a - b; c a + d a = (c + d) a and a + c a = (1 + c) a
-// for constants c, d; a b + a c = a (b + c) (common factor); operands in
-// canonical order (constants first), so a + b and b + a are one type.
 #pragma once
 
 #include <kops/core/elementwise.hpp>
@@ -65,6 +58,13 @@ struct common_factor<Binary<mult_op, X1, Y1>, Binary<mult_op, X2, Y2>> {
 };
 } // namespace detail
 
+/// add: (a + b)_k = a_k + b_k, with {1, D} broadcasting.
+/// Derivative: [d_V (A + B)]^T g = [d_V A]^T g + [d_V B]^T g (summing g over
+/// the components a dim-1 operand was broadcast to).
+/// Simplifications, in order: 0 + b = b; constants fold (p/q + r/s exactly);
+/// a + a = 2a; a + (-b) = a - b; c a + d a = (c + d) a and a + c a = (1 + c) a
+/// for constants c, d; a b + a c = a (b + c) (common factor); operands in
+/// canonical order (constants first), so a + b and b + a are one type.
 template <Formula A, Formula B>
 constexpr auto operator+([[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(broadcastable(A::dim, B::dim),

@@ -1,7 +1,3 @@
-// asin: asin(a)_k = arcsin a_k, in [-pi/2, pi/2] (NaN outside [-1, 1]).
-// Derivative: [d_V asin A]^T g = [d_V A]^T (rsqrt(1 - A^2) g), i.e. g / sqrt(1 - A^2)
-// except at A = +-1, where rsqrt(0) = 0 makes it 0 (as in KeOps).
-// Simplifications: asin(0) = 0; asin(-a) = -asin(a).
 #pragma once
 
 #include <kops/ops/minus.hpp>
@@ -20,6 +16,10 @@ struct asin_op {
   }
 };
 
+/// asin: asin(a)_k = arcsin a_k, in [-pi/2, pi/2] (NaN outside [-1, 1]).
+/// Derivative: [d_V asin A]^T g = [d_V A]^T (rsqrt(1 - A^2) g), i.e. g / sqrt(1 - A^2)
+/// except at A = +-1, where rsqrt(0) = 0 makes it 0 (as in KeOps).
+/// Simplifications: asin(0) = 0; asin(-a) = -asin(a).
 template <Formula F>
 constexpr auto asin([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

@@ -1,6 +1,3 @@
-// atan: atan(a)_k = arctan a_k, in [-pi/2, pi/2] (atan(+-inf) = +-pi/2).
-// Derivative: [d_V atan A]^T g = [d_V A]^T (g / (1 + A^2)).
-// Simplifications: atan(0) = 0; atan(-a) = -atan(a).
 #pragma once
 
 #include <kops/ops/minus.hpp>
@@ -16,6 +13,9 @@ struct atan_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return g / (cst<1> + square(f)); }
 };
 
+/// atan: atan(a)_k = arctan a_k, in [-pi/2, pi/2] (atan(+-inf) = +-pi/2).
+/// Derivative: [d_V atan A]^T g = [d_V A]^T (g / (1 + A^2)).
+/// Simplifications: atan(0) = 0; atan(-a) = -atan(a).
 template <Formula F>
 constexpr auto atan([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

@@ -1,10 +1,3 @@
-// atan2: atan2(y, x)_k = the angle of the point (x_k, y_k), in [-pi, pi], with the
-// C rules for zeros and infinities (atan2(+-0, -1) = +-pi, atan2(0, 0) = 0), with
-// {1, D} broadcasting. Note the order: y first, as in C and KeOps' Atan2(y, x).
-// Derivative, with r^2 = X^2 + Y^2:
-//   [d_V atan2(Y, X)]^T g = [d_V Y]^T (X g / r^2) - [d_V X]^T (Y g / r^2).
-// Simplifications: atan2(-y, x) = -atan2(y, x) (atan2 is odd in y, signed zeros
-// included).
 #pragma once
 
 #include <kops/ops/minus.hpp>
@@ -25,6 +18,15 @@ struct atan2_op {
   }
 };
 
+/// atan2: atan2(y, x)_k = the angle of the point (x_k, y_k), in [-pi, pi], with the
+/// C rules for zeros and infinities (atan2(+-0, -1) = +-pi, atan2(0, 0) = 0), with
+/// {1, D} broadcasting. Note the order: y first, as in C and KeOps' Atan2(y, x).
+/// Derivative, with r^2 = X^2 + Y^2:
+/// ```text
+///   [d_V atan2(Y, X)]^T g = [d_V Y]^T (X g / r^2) - [d_V X]^T (Y g / r^2).
+/// ```
+/// Simplifications: atan2(-y, x) = -atan2(y, x) (atan2 is odd in y, signed zeros
+/// included).
 template <Formula Y, Formula X>
 constexpr auto atan2([[maybe_unused]] Y y, [[maybe_unused]] X x) {
   static_assert(broadcastable(Y::dim, X::dim),

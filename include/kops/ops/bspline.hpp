@@ -1,12 +1,3 @@
-// bspline<p>(t, x): the B-spline basis functions of order (degree) p on the knot
-// vector t (dim K, non-decreasing), at the scalar x (dim 1), dim K - p - 1
-// (KeOps' BSpline(t, x, p)), by the Cox-de Boor recursion:
-//   B_{i,0}(x) = 1 if t_i <= x < t_{i+1}, else 0            (half-open: 0 at x = t_{K-1})
-//   B_{i,k}(x) = w_{i,k} B_{i,k-1}(x) + (1 - w_{i+1,k}) B_{i+1,k-1}(x),
-//   w_{i,k} = (x - t_i) / (t_{i+k} - t_i), and 0 where t_i = t_{i+k} (repeated knots).
-// Dims: K >= p + 2, p >= 0, dim x = 1.
-// Derivative: none, as in KeOps: differentiating through bspline is a compile
-// error (variables it does not read differentiate as usual).
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -65,6 +56,17 @@ struct BSpline : formula_node {
   }
 };
 
+/// `bspline<p>(t, x)`: the B-spline basis functions of order (degree) p on the knot
+/// vector t (dim K, non-decreasing), at the scalar x (dim 1), dim K - p - 1
+/// (KeOps' BSpline(t, x, p)), by the Cox-de Boor recursion:
+/// ```text
+///   B_{i,0}(x) = 1 if t_i <= x < t_{i+1}, else 0            (half-open: 0 at x = t_{K-1})
+///   B_{i,k}(x) = w_{i,k} B_{i,k-1}(x) + (1 - w_{i+1,k}) B_{i+1,k-1}(x),
+///   w_{i,k} = (x - t_i) / (t_{i+k} - t_i), and 0 where t_i = t_{i+k} (repeated knots).
+/// ```
+/// Dims: K >= p + 2, p >= 0, dim x = 1.
+/// Derivative: none, as in KeOps: differentiating through bspline is a compile
+/// error (variables it does not read differentiate as usual).
 template <int P, Formula T, Formula X>
 constexpr auto bspline(T, X) {
   static_assert(P >= 0, "kops::bspline: the order must be >= 0");

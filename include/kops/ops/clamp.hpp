@@ -1,11 +1,3 @@
-// clamp: clamp(f, a, b)_k = a_k if f_k < a_k, b_k if f_k > b_k, else f_k (KeOps'
-// Clamp(f, a, b); the tests in that order, so a > b gives a below a and b above it;
-// NaN f stays NaN). Dims: each of f, a, b is 1 or the result's dim.
-// Derivative (of the expression as written, so the three terms add up to g):
-//   [d_V clamp(F, A, B)]^T g = [d_V F]^T ([A <= F] [F <= B] g)
-//                            + [d_V A]^T ([F < A] g) + [d_V B]^T ([A <= F] [B < F] g)
-// (KeOps' derivative, from clamp(f, a, b) = clampint<0,1>((f - a)/(b - a)) (b - a) + a).
-// Simplifications: integer constant bounds a <= b give clampint<a, b>(f).
 #pragma once
 
 #include <kops/ops/clampint.hpp>
@@ -38,6 +30,16 @@ struct clamp_op {
   }
 };
 
+/// clamp: clamp(f, a, b)_k = a_k if f_k < a_k, b_k if f_k > b_k, else f_k (KeOps'
+/// Clamp(f, a, b); the tests in that order, so a > b gives a below a and b above it;
+/// NaN f stays NaN). Dims: each of f, a, b is 1 or the result's dim.
+/// Derivative (of the expression as written, so the three terms add up to g):
+/// ```text
+///   [d_V clamp(F, A, B)]^T g = [d_V F]^T ([A <= F] [F <= B] g)
+///                            + [d_V A]^T ([F < A] g) + [d_V B]^T ([A <= F] [B < F] g)
+/// ```
+/// (KeOps' derivative, from clamp(f, a, b) = clampint<0,1>((f - a)/(b - a)) (b - a) + a).
+/// Simplifications: integer constant bounds a <= b give clampint<a, b>(f).
 template <Formula F, Formula A, Formula B>
 constexpr auto clamp([[maybe_unused]] F f, A, B) {
   static_assert(broadcastable(F::dim, A::dim, B::dim),

@@ -1,8 +1,3 @@
-// clampint<a, b>: clampint<a, b>(f)_k = a if f_k < a, b if f_k > b, else f_k, for
-// integers a <= b fixed at compile time (KeOps' ClampInt(f, a, b); NaN stays NaN).
-// Derivative: [d_V clampint<a,b>(F)]^T g = [d_V F]^T ([a <= F] [F <= b] g)
-// (1 on the closed interval, as KeOps).
-// Simplifications: constants fold.
 #pragma once
 
 #include <kops/ops/comparisons.hpp>
@@ -22,6 +17,11 @@ struct clampint_op {
   }
 };
 
+/// clampint<a, b>: clampint<a, b>(f)_k = a if f_k < a, b if f_k > b, else f_k, for
+/// integers a <= b fixed at compile time (KeOps' ClampInt(f, a, b); NaN stays NaN).
+/// Derivative: [d_V clampint<a,b>(F)]^T g = [d_V F]^T ([a <= F] [F <= b] g)
+/// (1 on the closed interval, as KeOps).
+/// Simplifications: constants fold.
 template <int A, int B, Formula F>
 constexpr auto clampint([[maybe_unused]] F f) {
   static_assert(A <= B, "kops::clampint: the bounds must satisfy a <= b");

@@ -1,10 +1,3 @@
-// Comparisons, 1 where the relation holds and 0 elsewhere, with {1, D} broadcasting:
-//   equal(a, b)_k         = [a_k == b_k]      not_equal(a, b)_k = [a_k != b_k]
-//   less_than(a, b)_k     = [a_k <  b_k]      less_or_equal(a, b)_k = [a_k <= b_k]
-// IEEE comparisons: a NaN operand gives 0, except not_equal, which gives 1.
-// (KeOps has no "greater" forms: swap the operands.)
-// Derivative: zero (piecewise constant).
-// Simplifications: comparisons of two constants fold to 0 or 1.
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -58,6 +51,15 @@ using not_equal_op = detail::compare_op<detail::not_equal_rel>;
 using less_than_op = detail::compare_op<detail::less_than_rel>;
 using less_or_equal_op = detail::compare_op<detail::less_or_equal_rel>;
 
+/// Comparisons, 1 where the relation holds and 0 elsewhere, with {1, D} broadcasting:
+/// ```text
+///   equal(a, b)_k         = [a_k == b_k]      not_equal(a, b)_k = [a_k != b_k]
+///   less_than(a, b)_k     = [a_k <  b_k]      less_or_equal(a, b)_k = [a_k <= b_k]
+/// ```
+/// IEEE comparisons: a NaN operand gives 0, except not_equal, which gives 1.
+/// (KeOps has no "greater" forms: swap the operands.)
+/// Derivative: zero (piecewise constant).
+/// Simplifications: comparisons of two constants fold to 0 or 1.
 template <Formula A, Formula B>
 constexpr auto equal(A, B) {
   static_assert(broadcastable(A::dim, B::dim),
@@ -65,6 +67,7 @@ constexpr auto equal(A, B) {
   return detail::make_comparison<detail::equal_rel, A, B>();
 }
 
+/// not_equal(a, b)_k = [a_k != b_k] (1 for a NaN operand), with {1, D} broadcasting: see equal().
 template <Formula A, Formula B>
 constexpr auto not_equal(A, B) {
   static_assert(broadcastable(A::dim, B::dim),
@@ -72,6 +75,7 @@ constexpr auto not_equal(A, B) {
   return detail::make_comparison<detail::not_equal_rel, A, B>();
 }
 
+/// less_than(a, b)_k = [a_k < b_k], with {1, D} broadcasting: see equal().
 template <Formula A, Formula B>
 constexpr auto less_than(A, B) {
   static_assert(broadcastable(A::dim, B::dim),
@@ -79,6 +83,7 @@ constexpr auto less_than(A, B) {
   return detail::make_comparison<detail::less_than_rel, A, B>();
 }
 
+/// less_or_equal(a, b)_k = [a_k <= b_k], with {1, D} broadcasting: see equal().
 template <Formula A, Formula B>
 constexpr auto less_or_equal(A, B) {
   static_assert(broadcastable(A::dim, B::dim),

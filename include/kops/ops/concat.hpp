@@ -1,5 +1,3 @@
-// concat(a, b) = (a_0, ..., a_{Da-1}, b_0, ..., b_{Db-1}), dim Da + Db.
-// Derivative: [d_V concat(A, B)]^T g = [d_V A]^T extract<0, Da>(g) + [d_V B]^T extract<Da, Db>(g).
 #pragma once
 
 #include <kops/ops/add.hpp>
@@ -30,6 +28,8 @@ struct Concat : formula_node {
   }
 };
 
+/// concat(a, b) = (a_0, ..., a_{Da-1}, b_0, ..., b_{Db-1}), dim Da + Db.
+/// Derivative: [d_V concat(A, B)]^T g = [d_V A]^T extract<0, Da>(g) + [d_V B]^T extract<Da, Db>(g).
 template <Formula A, Formula B>
 constexpr Concat<A, B> concat(A, B) {
   return {};

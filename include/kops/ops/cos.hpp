@@ -1,6 +1,3 @@
-// cos: cos(a)_k = cos a_k.
-// Simplifications: cos(-a) = cos(a).
-// Derivative: [d_V cos A]^T g = [d_V A]^T (-sin(A) g).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -15,6 +12,9 @@ struct cos_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return -(sin(f) * g); }
 };
 
+/// cos: cos(a)_k = cos a_k.
+/// Simplifications: cos(-a) = cos(a).
+/// Derivative: [d_V cos A]^T g = [d_V A]^T (-sin(A) g).
 template <Formula F>
 constexpr auto cos([[maybe_unused]] F f) {
   if constexpr (detail::is_neg_v<F>) return cos(operand_t<F, 0>{});

@@ -1,7 +1,3 @@
-// divide: (a / b)_k = a_k / b_k, with {1, D} broadcasting.
-// Derivative: [d_V (A / B)]^T g = [d_V A]^T (g / B) - [d_V B]^T (A g / B^2).
-// Simplifications: 0 / b = 0; a / 1 = a; constants fold to exact rationals;
-// a / c = (1/c) a for a constant c; (-a) / b = -(a / b).
 #pragma once
 
 #include <kops/ops/mult.hpp>
@@ -21,6 +17,10 @@ struct divide_op {
   }
 };
 
+/// divide: (a / b)_k = a_k / b_k, with {1, D} broadcasting.
+/// Derivative: [d_V (A / B)]^T g = [d_V A]^T (g / B) - [d_V B]^T (A g / B^2).
+/// Simplifications: 0 / b = 0; a / 1 = a; constants fold to exact rationals;
+/// a / c = (1/c) a for a constant c; (-a) / b = -(a / b).
 template <Formula A, Formula B>
 constexpr auto operator/([[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(broadcastable(A::dim, B::dim),

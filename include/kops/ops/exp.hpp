@@ -1,6 +1,3 @@
-// exp: exp(a)_k = e^{a_k}.
-// Simplifications: exp(0) = 1 (dim 1); exp(log a) is kept (a may be negative).
-// Derivative: [d_V exp A]^T g = [d_V A]^T (exp(A) g).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -15,6 +12,9 @@ struct exp_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return exp(f) * g; }
 };
 
+/// exp: exp(a)_k = e^{a_k}.
+/// Simplifications: exp(0) = 1 (dim 1); exp(log a) is kept (a may be negative).
+/// Derivative: [d_V exp A]^T g = [d_V A]^T (exp(A) g).
 template <Formula F>
 constexpr auto exp([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F> && F::dim == 1) return cst<1>;

@@ -1,8 +1,3 @@
-// exp2: exp2(a)_k = 2^{a_k}.
-// Derivative: [d_V exp2 A]^T g = [d_V A]^T (ln 2 exp2(A) g).
-// Backends evaluate exp(a) as exp2(a log2 e) under the fast precision policy
-// (see fast_exp_t below), with log2 e grouped into the invariant factors of a
-// so that it costs nothing per pair.
 #pragma once
 
 #include <kops/core/factorize.hpp>
@@ -20,6 +15,11 @@ struct exp2_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return ln2 * (exp2(f) * g); }
 };
 
+/// exp2: exp2(a)_k = 2^{a_k}.
+/// Derivative: [d_V exp2 A]^T g = [d_V A]^T (ln 2 exp2(A) g).
+/// Backends evaluate exp(a) as exp2(a log2 e) under the fast precision policy
+/// (see fast_exp_t below), with log2 e grouped into the invariant factors of a
+/// so that it costs nothing per pair.
 template <Formula F>
 constexpr auto exp2([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F> && F::dim == 1) return cst<1>;

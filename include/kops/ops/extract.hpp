@@ -1,11 +1,3 @@
-// extract<S, D>(a) = (a_S, ..., a_{S+D-1}), dim D (a block of components);
-// extract_t<S, N>(a) = the dim-N vector with a at components S..S+dim a-1 and
-// zeros elsewhere (its adjoint). elem<m>(a) = extract<m, 1>(a);
-// elem_t<n, m>(a) = extract_t<m, n>(a) for a dim-1 a.
-// Derivatives: [d_V extract<S,D> A]^T g = [d_V A]^T extract_t<S, dim A>(g), and
-// [d_V extract_t<S,N> A]^T g = [d_V A]^T extract<S, dim A>(g).
-// Simplifications: the whole vector is itself; zeros stay zeros;
-// extract of extract_t at the same place is the operand.
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -64,6 +56,14 @@ template <int S, int N, class A, int D>
 inline constexpr bool is_extract_t_at_v<ExtractT<S, N, A>, S, D> = A::dim == D;
 } // namespace detail
 
+/// extract<S, D>(a) = (a_S, ..., a_{S+D-1}), dim D (a block of components);
+/// extract_t<S, N>(a) = the dim-N vector with a at components S..S+dim a-1 and
+/// zeros elsewhere (its adjoint). elem<m>(a) = extract<m, 1>(a);
+/// elem_t<n, m>(a) = extract_t<m, n>(a) for a dim-1 a.
+/// Derivatives: [d_V extract<S,D> A]^T g = [d_V A]^T extract_t<S, dim A>(g), and
+/// [d_V extract_t<S,N> A]^T g = [d_V A]^T extract<S, dim A>(g).
+/// Simplifications: the whole vector is itself; zeros stay zeros;
+/// extract of extract_t at the same place is the operand.
 template <int S, int D, Formula F>
 constexpr auto extract([[maybe_unused]] F f) {
   static_assert(S >= 0 && D >= 1 && S + D <= F::dim, "kops::extract: the block must lie inside the operand");
@@ -73,6 +73,8 @@ constexpr auto extract([[maybe_unused]] F f) {
   else return Extract<S, D, F>{};
 }
 
+/// `extract_t<S, N>(a)`: the dim-N vector with a at components S..S+dim a-1 and
+/// zeros elsewhere, the adjoint of extract(): see extract().
 template <int S, int N, Formula F>
 constexpr auto extract_t([[maybe_unused]] F f) {
   static_assert(S >= 0 && S + F::dim <= N, "kops::extract_t: the operand must fit at that place");
@@ -81,12 +83,15 @@ constexpr auto extract_t([[maybe_unused]] F f) {
   else return ExtractT<S, N, F>{};
 }
 
+/// `elem<m>(a)` = `extract<m, 1>(a)`: component m of a, dim 1. See extract().
 template <int M, Formula F>
 constexpr auto elem(F f) {
   static_assert(M >= 0 && M < F::dim, "kops::elem: the index must be below the operand's dim");
   return extract<M, 1>(f);
 }
 
+/// `elem_t<n, m>(a)` = `extract_t<m, n>(a)` for a dim-1 a: the dim-n vector with a at
+/// component m and zeros elsewhere, the adjoint of elem(). See extract().
 template <int N, int M, Formula F>
 constexpr auto elem_t(F f) {
   static_assert(F::dim == 1 && M >= 0 && M < N, "kops::elem_t: a dim-1 operand and 0 <= m < n");

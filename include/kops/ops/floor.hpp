@@ -1,7 +1,3 @@
-// floor: floor(a)_k = the largest integer <= a_k (floor(-0) = -0; inf and NaN
-// unchanged).
-// Derivative: zero (piecewise constant).
-// Simplifications: floor(0) = 0; constants fold exactly; floor(floor(a)) = floor(a).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -20,6 +16,10 @@ namespace detail {
 constexpr long long floor_div(long long p, long long q) { return p / q - (p % q != 0 && p < 0 ? 1 : 0); }
 } // namespace detail
 
+/// floor: floor(a)_k = the largest integer <= a_k (floor(-0) = -0; inf and NaN
+/// unchanged).
+/// Derivative: zero (piecewise constant).
+/// Simplifications: floor(0) = 0; constants fold exactly; floor(floor(a)) = floor(a).
 template <Formula F>
 constexpr auto floor([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

@@ -1,10 +1,3 @@
-// ifelse: ifelse(c, a, b)_k = a_k if c_k >= 0, else b_k (KeOps' IfElse; so
-// ifelse(0, a, b) = a, and a NaN c picks b). Dims: each of c, a, b is 1 or the
-// result's dim.
-// Derivative: c contributes nothing; the gradient flows to the branch taken:
-//   [d_V ifelse(C, A, B)]^T g = [d_V A]^T ifelse(C, g, 0) + [d_V B]^T ifelse(C, 0, g).
-// Simplifications: ifelse(c, a, a) = a; ifelse(c, 0, 0) = 0; a constant c picks
-// its branch (when that branch has the result's dim).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -36,6 +29,15 @@ struct ifelse_op {
   }
 };
 
+/// ifelse: ifelse(c, a, b)_k = a_k if c_k >= 0, else b_k (KeOps' IfElse; so
+/// ifelse(0, a, b) = a, and a NaN c picks b). Dims: each of c, a, b is 1 or the
+/// result's dim.
+/// Derivative: c contributes nothing; the gradient flows to the branch taken:
+/// ```text
+///   [d_V ifelse(C, A, B)]^T g = [d_V A]^T ifelse(C, g, 0) + [d_V B]^T ifelse(C, 0, g).
+/// ```
+/// Simplifications: ifelse(c, a, a) = a; ifelse(c, 0, 0) = 0; a constant c picks
+/// its branch (when that branch has the result's dim).
 template <Formula C, Formula A, Formula B>
 constexpr auto ifelse(C, [[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(broadcastable(C::dim, A::dim, B::dim),

@@ -1,6 +1,3 @@
-// inv: inv(a)_k = 1 / a_k.
-// Simplifications: constants fold to exact rationals; inv(inv a) = a.
-// Derivative: [d_V (1/A)]^T g = [d_V A]^T (-g / A^2).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -15,6 +12,9 @@ struct inv_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return -(g * square(inv(f))); }
 };
 
+/// inv: inv(a)_k = 1 / a_k.
+/// Simplifications: constants fold to exact rationals; inv(inv a) = a.
+/// Derivative: [d_V (1/A)]^T g = [d_V A]^T (-g / A^2).
 template <Formula F>
 constexpr auto inv([[maybe_unused]] F f) {
   if constexpr (is_constant_v<F> && !is_zero_v<F>) return make_constant<F::den, F::num>();

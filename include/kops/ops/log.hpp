@@ -1,6 +1,3 @@
-// log: log(a)_k = ln a_k (NaN for a_k < 0, -inf at 0).
-// Simplifications: log(1) = 0; log(exp a) = a.
-// Derivative: [d_V log A]^T g = [d_V A]^T (g / A).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -15,6 +12,9 @@ struct log_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return g / f; }
 };
 
+/// log: log(a)_k = ln a_k (NaN for a_k < 0, -inf at 0).
+/// Simplifications: log(1) = 0; log(exp a) = a.
+/// Derivative: [d_V log A]^T g = [d_V A]^T (g / A).
 template <Formula F>
 constexpr auto log([[maybe_unused]] F f) {
   if constexpr (is_one_v<F>) return Zero<1>{};

@@ -1,10 +1,3 @@
-// matvecmult(A, b): the matrix-vector product of a flat row-major n x m matrix
-// A (dim n m) and a vector b (dim m), dim n: matvecmult(A, b)_i = sum_k A_{i m + k} b_k.
-// n is dim A / dim b, as in KeOps' MatVecMult, so dim A must be a multiple of dim b.
-// Derivative (linear in each operand):
-//   [d_V A b]^T g = [d_V A]^T tensorprod(g, b) + [d_V b]^T vecmatmult(g, A).
-// Simplifications: a zero operand gives zero<n>; dim b = 1 is A b (a scaled
-// vector); n = 1 is dot(A, b).
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -43,6 +36,15 @@ struct MatVecMult : formula_node {
   static constexpr auto vjp(V v, G g);
 };
 
+/// matvecmult(A, b): the matrix-vector product of a flat row-major n x m matrix
+/// A (dim n m) and a vector b (dim m), dim n: matvecmult(A, b)_i = sum_k A_{i m + k} b_k.
+/// n is dim A / dim b, as in KeOps' MatVecMult, so dim A must be a multiple of dim b.
+/// Derivative (linear in each operand):
+/// ```text
+///   [d_V A b]^T g = [d_V A]^T tensorprod(g, b) + [d_V b]^T vecmatmult(g, A).
+/// ```
+/// Simplifications: a zero operand gives zero<n>; dim b = 1 is A b (a scaled
+/// vector); n = 1 is dot(A, b).
 template <Formula A, Formula B>
 constexpr auto matvecmult([[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(A::dim % B::dim == 0,

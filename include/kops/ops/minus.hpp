@@ -1,7 +1,3 @@
-// minus (unary): (-a)_k = -a_k.
-// Derivative: [d_V (-A)]^T g = -[d_V A]^T g.
-// Simplifications: -(-a) = a; -0 = 0; -c folds for a constant c;
-// -(c a) = (-c) a; -(a - b) = b - a.
 #pragma once
 
 #include <kops/ops/add.hpp>
@@ -22,6 +18,10 @@ template <class A, class B>
 inline constexpr bool is_plain_difference_v<Binary<subtract_op, A, B>> = A::dim == B::dim;
 } // namespace detail
 
+/// minus (unary): (-a)_k = -a_k.
+/// Derivative: [d_V (-A)]^T g = -[d_V A]^T g.
+/// Simplifications: -(-a) = a; -0 = 0; -c folds for a constant c;
+/// -(c a) = (-c) a; -(a - b) = b - a.
 template <Formula F>
 constexpr auto operator-([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

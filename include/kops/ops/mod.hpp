@@ -1,9 +1,3 @@
-// mod: mod(x, n, o)_k = x_k - n_k floor((x_k - o_k) / n_k), the representative of
-// x_k modulo n_k in [o_k, o_k + n_k) (for n_k > 0; KeOps' Mod(x, n, o)); mod(x, n)
-// has offset o = 0. Dims: each of x, n, o is 1 or the result's dim.
-// Derivative (floor contributes nothing):
-//   [d_V mod(X, N, O)]^T g = [d_V X]^T g - [d_V N]^T (floor((X - O) / N) g);  O: none.
-// Simplifications: none.
 #pragma once
 
 #include <kops/ops/floor.hpp>
@@ -25,6 +19,14 @@ struct mod_op {
   }
 };
 
+/// mod: mod(x, n, o)_k = x_k - n_k floor((x_k - o_k) / n_k), the representative of
+/// x_k modulo n_k in [o_k, o_k + n_k) (for n_k > 0; KeOps' Mod(x, n, o)); mod(x, n)
+/// has offset o = 0. Dims: each of x, n, o is 1 or the result's dim.
+/// Derivative (floor contributes nothing):
+/// ```text
+///   [d_V mod(X, N, O)]^T g = [d_V X]^T g - [d_V N]^T (floor((X - O) / N) g);  O: none.
+/// ```
+/// Simplifications: none.
 template <Formula X, Formula N, Formula O>
 constexpr auto mod(X, N, O) {
   static_assert(broadcastable(X::dim, N::dim, O::dim),
@@ -32,6 +34,7 @@ constexpr auto mod(X, N, O) {
   return Ternary<mod_op, X, N, O>{};
 }
 
+/// mod(x, n) = mod(x, n, 0): the representative of x_k modulo n_k in [0, n_k).
 template <Formula X, Formula N>
 constexpr auto mod(X x, N n) {
   return mod(x, n, Zero<1>{});

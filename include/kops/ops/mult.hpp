@@ -1,12 +1,3 @@
-// mult: (a * b)_k = a_k b_k, with {1, D} broadcasting (a scalar times a vector
-// scales it).
-// Derivative: [d_V (A B)]^T g = [d_V A]^T (B g) + [d_V B]^T (A g).
-// Simplifications, in order: 0 b = 0; 1 b = b; constants fold; c (d x) = (cd) x;
-// (-1) b = -b; (-a) g = a (-g) for an invariant g (parameters and constants
-// only, see core/invariant.hpp) and an invariant -g stays where it is, else
-// (-a) b = -(a b); (a g) h = a (g h) for
-// invariants g, h (so g h is computed once per call); a a = square(a);
-// exp(a) exp(b) = exp(a + b); operands in canonical order (constants first).
 #pragma once
 
 #include <kops/core/invariant.hpp>
@@ -39,6 +30,15 @@ inline constexpr int regroup_v<Binary<mult_op, A0, A1>, B> =
                                                                                         : 2;
 } // namespace detail
 
+/// mult: (a * b)_k = a_k b_k, with {1, D} broadcasting (a scalar times a vector
+/// scales it).
+/// Derivative: [d_V (A B)]^T g = [d_V A]^T (B g) + [d_V B]^T (A g).
+/// Simplifications, in order: 0 b = 0; 1 b = b; constants fold; c (d x) = (cd) x;
+/// (-1) b = -b; (-a) g = a (-g) for an invariant g (parameters and constants
+/// only, see core/invariant.hpp) and an invariant -g stays where it is, else
+/// (-a) b = -(a b); (a g) h = a (g h) for
+/// invariants g, h (so g h is computed once per call); a a = square(a);
+/// exp(a) exp(b) = exp(a + b); operands in canonical order (constants first).
 template <Formula A, Formula B>
 constexpr auto operator*([[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(broadcastable(A::dim, B::dim),

@@ -1,11 +1,3 @@
-// one_hot<D>(a): dim 1 -> D, the vector with a 1 at the rounded index of a and
-// zeros elsewhere (KeOps' OneHot(a, D)): component k is 1 when
-// k - 1/2 <= a < k + 1/2 (a rounded half up, as KeOps' (int)(a + .5) for
-// a >= -1/2), else 0. An index outside [0, D) and a NaN give the zero vector
-// (KeOps writes outside the vector there, and sets component 0 for
-// -3/2 < a < -1/2, where (int) truncates towards zero).
-// Derivative: 0 (piecewise constant).
-// Simplifications: a constant index folds to elem_t<D, k>(1) (or zero<D>).
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -51,6 +43,14 @@ constexpr long long round_half_up(long long p, long long q) {
 }
 } // namespace detail
 
+/// one_hot<D>(a): dim 1 -> D, the vector with a 1 at the rounded index of a and
+/// zeros elsewhere (KeOps' OneHot(a, D)): component k is 1 when
+/// k - 1/2 <= a < k + 1/2 (a rounded half up, as KeOps' (int)(a + .5) for
+/// a >= -1/2), else 0. An index outside [0, D) and a NaN give the zero vector
+/// (KeOps writes outside the vector there, and sets component 0 for
+/// -3/2 < a < -1/2, where (int) truncates towards zero).
+/// Derivative: 0 (piecewise constant).
+/// Simplifications: a constant index folds to elem_t<D, k>(1) (or zero<D>).
 template <int D, Formula F>
 constexpr auto one_hot([[maybe_unused]] F f) {
   static_assert(F::dim == 1, "kops::one_hot: the operand must have dim 1 (it holds an index)");

@@ -1,8 +1,3 @@
-// pow<n>: pow<n>(a)_k = a_k^n for an integer n (negative n gives 1 / a_k^|n|),
-// computed by repeated squaring, exactly as many multiplies as the bits of n.
-// Derivative: [d_V A^n]^T g = [d_V A]^T (n A^{n-1} g).
-// Simplifications: pow<0> = 1 (dim 1), pow<1>(a) = a, pow<2> = square,
-// pow<-1> = inv, constants fold.
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -35,6 +30,11 @@ struct pow_op {
 struct square_op;
 struct inv_op;
 
+/// pow<n>: pow<n>(a)_k = a_k^n for an integer n (negative n gives 1 / a_k^|n|),
+/// computed by repeated squaring, exactly as many multiplies as the bits of n.
+/// Derivative: [d_V A^n]^T g = [d_V A]^T (n A^{n-1} g).
+/// Simplifications: pow<0> = 1 (dim 1), pow<1>(a) = a, pow<2> = square,
+/// pow<-1> = inv, constants fold.
 template <int N, Formula F>
 constexpr auto pow([[maybe_unused]] F f) {
   if constexpr (N == 0 && F::dim == 1) return cst<1>;

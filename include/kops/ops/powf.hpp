@@ -1,9 +1,3 @@
-// powf: powf(a, b)_k = a_k^{b_k}, real exponents, with {1, D} broadcasting and the
-// C pow rules (a negative a_k needs an integer b_k, else NaN; 0^0 = 1; KeOps' Powf).
-// Derivative (from a^b = exp(b log a), as KeOps):
-//   [d_V powf(A, B)]^T g = [d_V A]^T (B powf(A, B - 1) g) + [d_V B]^T (log(A) powf(A, B) g).
-// Simplifications: an integer constant exponent n gives pow<n>(a) (repeated
-// multiplication: exact for negative a too); powf(1, b) = 1 for a dim-1 b.
 #pragma once
 
 #include <kops/ops/log.hpp>
@@ -33,6 +27,14 @@ struct powf_op {
   }
 };
 
+/// powf: powf(a, b)_k = a_k^{b_k}, real exponents, with {1, D} broadcasting and the
+/// C pow rules (a negative a_k needs an integer b_k, else NaN; 0^0 = 1; KeOps' Powf).
+/// Derivative (from a^b = exp(b log a), as KeOps):
+/// ```text
+///   [d_V powf(A, B)]^T g = [d_V A]^T (B powf(A, B - 1) g) + [d_V B]^T (log(A) powf(A, B) g).
+/// ```
+/// Simplifications: an integer constant exponent n gives pow<n>(a) (repeated
+/// multiplication: exact for negative a too); powf(1, b) = 1 for a dim-1 b.
 template <Formula A, Formula B>
 constexpr auto powf([[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(broadcastable(A::dim, B::dim),

@@ -1,6 +1,3 @@
-// relu: relu(a)_k = max(a_k, 0), written a_k < 0 ? 0 : a_k (relu(NaN) = NaN).
-// Derivative: [d_V relu A]^T g = [d_V A]^T (step(A) g) (1 at A = 0, as KeOps).
-// Simplifications: relu(0) = 0; constants fold.
 #pragma once
 
 #include <kops/ops/step.hpp>
@@ -16,6 +13,9 @@ struct relu_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return step(f) * g; }
 };
 
+/// relu: relu(a)_k = max(a_k, 0), written a_k < 0 ? 0 : a_k (relu(NaN) = NaN).
+/// Derivative: [d_V relu A]^T g = [d_V A]^T (step(A) g) (1 at A = 0, as KeOps).
+/// Simplifications: relu(0) = 0; constants fold.
 template <Formula F>
 constexpr auto relu([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

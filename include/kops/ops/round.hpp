@@ -1,9 +1,3 @@
-// round<d>: round<d>(a)_k = a_k rounded to d decimals, halfway cases away from zero
-// (C round, as KeOps' Round(a, d)): round(a_k 10^d) / 10^d, computed in the data
-// type (so a float a_k 10^d is rounded before the integer is chosen); d < 0
-// rounds to tens, hundreds...: round(a_k / 10^-d) 10^-d. round(a) is round<0>(a).
-// Derivative: zero (piecewise constant).
-// Simplifications: round<d>(0) = 0; an integer constant is unchanged for d >= 0.
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -35,6 +29,12 @@ struct round_op {
   template <class F, class G> static constexpr auto backward(F, G) { return Zero<F::dim>{}; }
 };
 
+/// round<d>: round<d>(a)_k = a_k rounded to d decimals, halfway cases away from zero
+/// (C round, as KeOps' Round(a, d)): round(a_k 10^d) / 10^d, computed in the data
+/// type (so a float a_k 10^d is rounded before the integer is chosen); d < 0
+/// rounds to tens, hundreds...: round(a_k / 10^-d) 10^-d. round(a) is round<0>(a).
+/// Derivative: zero (piecewise constant).
+/// Simplifications: round<d>(0) = 0; an integer constant is unchanged for d >= 0.
 template <int D = 0, Formula F>
 constexpr auto round([[maybe_unused]] F f) {
   static_assert(D >= -22 && D <= 22, "kops::round: the number of decimals must be in [-22, 22]");

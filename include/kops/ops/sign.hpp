@@ -1,5 +1,3 @@
-// sign: sign(a)_k = 1, 0 or -1 as a_k > 0, = 0, < 0 (sign(0) = 0; NaN gives 0).
-// Derivative: zero (piecewise constant).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -13,6 +11,8 @@ struct sign_op {
   template <class F, class G> static constexpr auto backward(F, G) { return Zero<F::dim>{}; }
 };
 
+/// sign: sign(a)_k = 1, 0 or -1 as a_k > 0, = 0, < 0 (sign(0) = 0; NaN gives 0).
+/// Derivative: zero (piecewise constant).
 template <Formula F>
 constexpr auto sign([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

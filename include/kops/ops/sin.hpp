@@ -1,6 +1,3 @@
-// sin: sin(a)_k = sin a_k.
-// Simplifications: sin(0) = 0; sin(-a) = -sin(a).
-// Derivative: [d_V sin A]^T g = [d_V A]^T (cos(A) g).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -15,6 +12,9 @@ struct sin_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return cos(f) * g; }
 };
 
+/// sin: sin(a)_k = sin a_k.
+/// Simplifications: sin(0) = 0; sin(-a) = -sin(a).
+/// Derivative: [d_V sin A]^T g = [d_V A]^T (cos(A) g).
 template <Formula F>
 constexpr auto sin([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

@@ -1,7 +1,3 @@
-// sinxdivx: sinxdivx(a)_k = sin(a_k) / a_k, with sinxdivx(0) = 1 (its limit).
-// Derivative: [d_V sinxdivx A]^T g = [d_V A]^T ((cos(A) - sinxdivx(A)) / A g), i.e.
-// (cos A / A - sin A / A^2) g as KeOps (NaN at A = 0, where the limit is 0).
-// Simplifications: sinxdivx(0) = 1 (dim 1); sinxdivx(-a) = sinxdivx(a).
 #pragma once
 
 #include <kops/ops/cos.hpp>
@@ -22,6 +18,10 @@ struct sinxdivx_op {
   }
 };
 
+/// sinxdivx: sinxdivx(a)_k = sin(a_k) / a_k, with sinxdivx(0) = 1 (its limit).
+/// Derivative: [d_V sinxdivx A]^T g = [d_V A]^T ((cos(A) - sinxdivx(A)) / A g), i.e.
+/// (cos A / A - sin A / A^2) g as KeOps (NaN at A = 0, where the limit is 0).
+/// Simplifications: sinxdivx(0) = 1 (dim 1); sinxdivx(-a) = sinxdivx(a).
 template <Formula F>
 constexpr auto sinxdivx([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F> && F::dim == 1) return cst<1>;

@@ -1,21 +1,3 @@
-// softdtw_sqdist(x, y, gamma): the soft dynamic time warping discrepancy
-// between x (dim n) and y (dim m), read as the 1-D sequences x_0..x_{n-1} and
-// y_0..y_{m-1}, with the squared difference as cost and the soft minimum of
-// temperature gamma (dim 1, > 0); dim 1 (KeOps' SoftDTW_SqDist(x, y, gamma)):
-//   r_{0,0} = d_{0,0},  r_{i,0} = d_{i,0} + r_{i-1,0},  r_{0,j} = d_{0,j} + r_{0,j-1},
-//   r_{i,j} = d_{i,j} + softmin(r_{i-1,j-1}, r_{i-1,j}, r_{i,j-1})   (i, j >= 1),
-//   d_{i,j} = (x_i - y_j)^2,  softmin(a, b, c) = -gamma log(e^{-a/gamma} + e^{-b/gamma} + e^{-c/gamma}),
-//   softdtw_sqdist(x, y, gamma) = r_{n-1,m-1}
-// (the usual recursion with r_{-1,-1} = 0 and +inf on the other borders;
-// softmin is evaluated shifted by the hard minimum, so it does not underflow).
-// Derivatives (O(n m) values per pair, in registers: meant for short sequences):
-//   [d_V sdtw]^T g = [d_V x]^T (G_x g) + [d_V y]^T (G_y g) + [d_V gamma]^T (G_gamma g)
-// with (G_x, G_y) = softdtw_sqdist_grad(x, y, gamma) (KeOps' GradSoftDTW_SqDist):
-// G_x,i = sum_j 2 (x_i - y_j) e_{i,j}, G_y,j = -sum_i 2 (x_i - y_j) e_{i,j}, where
-// e_{i,j} = d r_{n-1,m-1} / d r_{i,j} by the backward recursion (the soft
-// alignment matrix); and G_gamma = d r_{n-1,m-1} / d gamma by forward mode
-// (KeOps has no gamma derivative). Second derivatives are not implemented (a
-// compile error, as in KeOps).
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -216,6 +198,28 @@ struct SoftDtwSqDistGradGamma : formula_node {
   }
 };
 
+/// softdtw_sqdist(x, y, gamma): the soft dynamic time warping discrepancy
+/// between x (dim n) and y (dim m), read as the 1-D sequences x_0..x_{n-1} and
+/// y_0..y_{m-1}, with the squared difference as cost and the soft minimum of
+/// temperature gamma (dim 1, > 0); dim 1 (KeOps' SoftDTW_SqDist(x, y, gamma)):
+/// ```text
+///   r_{0,0} = d_{0,0},  r_{i,0} = d_{i,0} + r_{i-1,0},  r_{0,j} = d_{0,j} + r_{0,j-1},
+///   r_{i,j} = d_{i,j} + softmin(r_{i-1,j-1}, r_{i-1,j}, r_{i,j-1})   (i, j >= 1),
+///   d_{i,j} = (x_i - y_j)^2,  softmin(a, b, c) = -gamma log(e^{-a/gamma} + e^{-b/gamma} + e^{-c/gamma}),
+///   softdtw_sqdist(x, y, gamma) = r_{n-1,m-1}
+/// ```
+/// (the usual recursion with r_{-1,-1} = 0 and +inf on the other borders;
+/// softmin is evaluated shifted by the hard minimum, so it does not underflow).
+/// Derivatives (O(n m) values per pair, in registers: meant for short sequences):
+/// ```text
+///   [d_V sdtw]^T g = [d_V x]^T (G_x g) + [d_V y]^T (G_y g) + [d_V gamma]^T (G_gamma g)
+/// ```
+/// with (G_x, G_y) = softdtw_sqdist_grad(x, y, gamma) (KeOps' GradSoftDTW_SqDist):
+/// G_x,i = sum_j 2 (x_i - y_j) e_{i,j}, G_y,j = -sum_i 2 (x_i - y_j) e_{i,j}, where
+/// e_{i,j} = d r_{n-1,m-1} / d r_{i,j} by the backward recursion (the soft
+/// alignment matrix); and G_gamma = d r_{n-1,m-1} / d gamma by forward mode
+/// (KeOps has no gamma derivative). Second derivatives are not implemented (a
+/// compile error, as in KeOps).
 template <Formula X, Formula Y, Formula G>
 constexpr auto softdtw_sqdist(X, Y, G) {
   static_assert(G::dim == 1, "kops::softdtw_sqdist: gamma must have dim 1");

@@ -1,6 +1,3 @@
-// sqrt: sqrt(a)_k = a_k^{1/2}.
-// Simplifications: sqrt(0) = 0; sqrt(1) = 1; sqrt(square a) is kept (it is |a|).
-// Derivative: [d_V sqrt A]^T g = [d_V A]^T (g / (2 sqrt A)).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -15,6 +12,9 @@ struct sqrt_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return g / (cst<2> * sqrt(f)); }
 };
 
+/// sqrt: sqrt(a)_k = a_k^{1/2}.
+/// Simplifications: sqrt(0) = 0; sqrt(1) = 1; sqrt(square a) is kept (it is |a|).
+/// Derivative: [d_V sqrt A]^T g = [d_V A]^T (g / (2 sqrt A)).
 template <Formula F>
 constexpr auto sqrt([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F> || is_one_v<F>) return f;

@@ -1,6 +1,3 @@
-// square: square(a)_k = a_k^2.
-// Simplifications: square(0) = 0; constants fold; square(-a) = square(a).
-// Derivative: [d_V A^2]^T g = [d_V A]^T (2 A g).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -14,6 +11,9 @@ struct square_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return cst<2> * (f * g); }
 };
 
+/// square: square(a)_k = a_k^2.
+/// Simplifications: square(0) = 0; constants fold; square(-a) = square(a).
+/// Derivative: [d_V A^2]^T g = [d_V A]^T (2 A g).
 template <Formula F>
 constexpr auto square([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

@@ -1,7 +1,3 @@
-// step: step(a)_k = 0 if a_k < 0, else 1; so step(0) = 1 and, as in KeOps,
-// step(NaN) = 1 (the test a_k < 0 fails).
-// Derivative: zero (piecewise constant).
-// Simplifications: constants fold (step(c) = 0 or 1).
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -17,6 +13,10 @@ struct step_op {
   template <class F, class G> static constexpr auto backward(F, G) { return Zero<F::dim>{}; }
 };
 
+/// step: step(a)_k = 0 if a_k < 0, else 1; so step(0) = 1 and, as in KeOps,
+/// step(NaN) = 1 (the test a_k < 0 fails).
+/// Derivative: zero (piecewise constant).
+/// Simplifications: constants fold (step(c) = 0 or 1).
 template <Formula F>
 constexpr auto step(F) {
   if constexpr (is_constant_v<F>) return make_constant<(F::num < 0 ? 0 : 1), 1>();

@@ -1,8 +1,3 @@
-// subtract: (a - b)_k = a_k - b_k, with {1, D} broadcasting.
-// Derivative: [d_V (A - B)]^T g = [d_V A]^T g - [d_V B]^T g.
-// Simplifications: a - 0 = a; 0 - b = -b; a - a = 0; constants fold;
-// a - (-b) = a + b; c a - d a = (c - d) a, c a - a = (c - 1) a and
-// a - c a = (1 - c) a for constants c, d.
 #pragma once
 
 #include <kops/ops/add.hpp>
@@ -18,6 +13,11 @@ struct subtract_op {
   template <class A, class B, class G> static constexpr auto backward_b(A, B, G g) { return -g; }
 };
 
+/// subtract: (a - b)_k = a_k - b_k, with {1, D} broadcasting.
+/// Derivative: [d_V (A - B)]^T g = [d_V A]^T g - [d_V B]^T g.
+/// Simplifications: a - 0 = a; 0 - b = -b; a - a = 0; constants fold;
+/// a - (-b) = a + b; c a - d a = (c - d) a, c a - a = (c - 1) a and
+/// a - c a = (1 - c) a for constants c, d.
 template <Formula A, Formula B>
 constexpr auto operator-([[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(broadcastable(A::dim, B::dim),

@@ -1,8 +1,3 @@
-// sum: the within-vector sum, dim D -> 1: sum(a) = a_0 + ... + a_{D-1}.
-// sum_t<D>: its adjoint, dim 1 -> D: sum_t<D>(a) = (a, ..., a).
-// Derivatives: [d_V sum A]^T g = [d_V A]^T sum_t(g);  [d_V sum_t A]^T g = [d_V A]^T sum(g).
-// Simplifications: sum of a dim-1 formula is the formula; sum(0) = 0;
-// sum_t<1>(a) = a; sum_t(0) = 0; signs move out: sum(-a) = -sum(a), sum_t likewise.
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -54,6 +49,11 @@ struct SumT : formula_node {
 
 struct minus_op;
 
+/// sum: the within-vector sum, dim D -> 1: sum(a) = a_0 + ... + a_{D-1}.
+/// sum_t<D>: its adjoint, dim 1 -> D: sum_t<D>(a) = (a, ..., a).
+/// Derivatives: [d_V sum A]^T g = [d_V A]^T sum_t(g);  [d_V sum_t A]^T g = [d_V A]^T sum(g).
+/// Simplifications: sum of a dim-1 formula is the formula; sum(0) = 0;
+/// sum_t<1>(a) = a; sum_t(0) = 0; signs move out: sum(-a) = -sum(a), sum_t likewise.
 template <Formula F>
 constexpr auto sum([[maybe_unused]] F f) {
   if constexpr (F::dim == 1) return f;
@@ -62,6 +62,7 @@ constexpr auto sum([[maybe_unused]] F f) {
   else return Sum<F>{};
 }
 
+/// `sum_t<D>(a)` = (a, ..., a), dim 1 -> D: the adjoint of sum(). See sum().
 template <int D, Formula F>
 constexpr auto sum_t([[maybe_unused]] F f) {
   static_assert(F::dim == 1, "kops::sum_t: the operand must have dim 1");

@@ -1,20 +1,3 @@
-// tensordot<dims<sa...>, dims<sb...>, axes<ca...>, axes<cb...>>(a, b): numpy's
-// tensordot(a, b, axes=(ca, cb)) on flat row-major tensors (KeOps' TensorDot(a,
-// b, sa, sb, ca, cb)). a has shape sa (dim a = prod sa), b shape sb; axis ca[p]
-// of a is contracted with axis cb[p] of b (equal sizes). The result's axes are
-// the kept axes of a, then those of b, each in increasing order:
-//   out[i.., j..] = sum_{c..} a[i.. with c.. at ca] b[j.. with c.. at cb],
-// dim = prod sa prod sb / prod(contracted sizes)^2 (1 when nothing is kept).
-// An optional fifth parameter axes<p...> (KeOps' permute) moves the k-th axis of
-// that result to position p[k] of the output.
-// Derivative (linear in each operand): each adjoint is another tensordot, of g
-// with the other operand over the axes that operand kept, permuted back to the
-// operand's shape:
-//   [d_V tensordot(A, B)]^T g = [d_V A]^T tensordot(g, B) + [d_V B]^T tensordot(g, A).
-// Simplifications: a zero operand gives zero; the rank-1/rank-2 cases are the
-// simpler ops: no contraction is tensorprod(a, b); (n,m).(m) over (1),(0) is
-// matvecmult(a, b), over (0),(0) on (n).(n,m) vecmatmult(a, b); the transposed
-// forms swap; (n).(n) is dot(a, b).
 #pragma once
 
 #include <utility>
@@ -312,6 +295,27 @@ struct TensorDot : formula_node {
   static constexpr auto vjp(V v, G g);
 };
 
+/// tensordot<dims<sa...>, dims<sb...>, axes<ca...>, axes<cb...>>(a, b): numpy's
+/// tensordot(a, b, axes=(ca, cb)) on flat row-major tensors (KeOps' TensorDot(a,
+/// b, sa, sb, ca, cb)). a has shape sa (dim a = prod sa), b shape sb; axis ca[p]
+/// of a is contracted with axis cb[p] of b (equal sizes). The result's axes are
+/// the kept axes of a, then those of b, each in increasing order:
+/// ```text
+///   out[i.., j..] = sum_{c..} a[i.. with c.. at ca] b[j.. with c.. at cb],
+/// ```
+/// dim = prod sa prod sb / prod(contracted sizes)^2 (1 when nothing is kept).
+/// An optional fifth parameter axes<p...> (KeOps' permute) moves the k-th axis of
+/// that result to position p[k] of the output.
+/// Derivative (linear in each operand): each adjoint is another tensordot, of g
+/// with the other operand over the axes that operand kept, permuted back to the
+/// operand's shape:
+/// ```text
+///   [d_V tensordot(A, B)]^T g = [d_V A]^T tensordot(g, B) + [d_V B]^T tensordot(g, A).
+/// ```
+/// Simplifications: a zero operand gives zero; the rank-1/rank-2 cases are the
+/// simpler ops: no contraction is tensorprod(a, b); (n,m).(m) over (1),(0) is
+/// matvecmult(a, b), over (0),(0) on (n).(n,m) vecmatmult(a, b); the transposed
+/// forms swap; (n).(n) is dot(a, b).
 template <class Sa, class Sb, class Ca, class Cb, class P = void, Formula A, Formula B>
 constexpr auto tensordot([[maybe_unused]] A a, [[maybe_unused]] B b) {
   using info = detail::td_info<Sa, Sb, Ca, Cb, P>;

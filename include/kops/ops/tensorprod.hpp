@@ -1,9 +1,3 @@
-// tensorprod(a, b): the outer product of a (dim p) and b (dim q), flat row-major,
-// dim p q: tensorprod(a, b)_{i q + j} = a_i b_j (KeOps' TensorProd).
-// Derivative (linear in each operand):
-//   [d_V tensorprod(a, b)]^T g = [d_V a]^T matvecmult(g, b) + [d_V b]^T vecmatmult(a, g).
-// Simplifications: a zero operand gives zero<p q>; p = 1 or q = 1 is a b (a
-// scaled vector).
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -36,6 +30,14 @@ struct TensorProd : formula_node {
   static constexpr auto vjp(V v, G g);
 };
 
+/// tensorprod(a, b): the outer product of a (dim p) and b (dim q), flat row-major,
+/// dim p q: tensorprod(a, b)_{i q + j} = a_i b_j (KeOps' TensorProd).
+/// Derivative (linear in each operand):
+/// ```text
+///   [d_V tensorprod(a, b)]^T g = [d_V a]^T matvecmult(g, b) + [d_V b]^T vecmatmult(a, g).
+/// ```
+/// Simplifications: a zero operand gives `zero<p q>`; p = 1 or q = 1 is a b (a
+/// scaled vector).
 template <Formula A, Formula B>
 constexpr auto tensorprod([[maybe_unused]] A a, [[maybe_unused]] B b) {
   if constexpr (is_zero_v<A> || is_zero_v<B>) return Zero<A::dim * B::dim>{};

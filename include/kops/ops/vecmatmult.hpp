@@ -1,10 +1,3 @@
-// vecmatmult(b, A): the vector-matrix product of a vector b (dim n) and a flat
-// row-major n x m matrix A (dim n m), dim m: vecmatmult(b, A)_k = sum_i b_i A_{i m + k}.
-// m is dim A / dim b, as in KeOps' VecMatMult, so dim A must be a multiple of dim b.
-// Derivative (linear in each operand):
-//   [d_V b A]^T g = [d_V b]^T matvecmult(A, g) + [d_V A]^T tensorprod(b, g).
-// Simplifications: a zero operand gives zero<m>; dim b = 1 is b A (a scaled
-// vector); m = 1 is dot(b, A).
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -41,6 +34,15 @@ struct VecMatMult : formula_node {
   static constexpr auto vjp(V v, G g);
 };
 
+/// vecmatmult(b, A): the vector-matrix product of a vector b (dim n) and a flat
+/// row-major n x m matrix A (dim n m), dim m: vecmatmult(b, A)_k = sum_i b_i A_{i m + k}.
+/// m is dim A / dim b, as in KeOps' VecMatMult, so dim A must be a multiple of dim b.
+/// Derivative (linear in each operand):
+/// ```text
+///   [d_V b A]^T g = [d_V b]^T matvecmult(A, g) + [d_V A]^T tensorprod(b, g).
+/// ```
+/// Simplifications: a zero operand gives zero<m>; dim b = 1 is b A (a scaled
+/// vector); m = 1 is dot(b, A).
 template <Formula B, Formula A>
 constexpr auto vecmatmult([[maybe_unused]] B b, [[maybe_unused]] A a) {
   static_assert(A::dim % B::dim == 0,

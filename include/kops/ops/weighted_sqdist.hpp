@@ -1,7 +1,3 @@
-// weighted_sqdist(s, a, b) = weighted_sqnorm(s, a - b), dim 1 (KeOps'
-// WeightedSqDist(s, a, b)): dim a = dim b = D and dim s = 1 (isotropic), D
-// (diagonal) or D^2 (full row-major matrix); see weighted_sqnorm.hpp.
-// A composition; derivatives follow from weighted_sqnorm and subtract.
 #pragma once
 
 #include <kops/ops/subtract.hpp>
@@ -9,6 +5,10 @@
 
 namespace kops {
 
+/// weighted_sqdist(s, a, b) = weighted_sqnorm(s, a - b), dim 1 (KeOps'
+/// WeightedSqDist(s, a, b)): dim a = dim b = D and dim s = 1 (isotropic), D
+/// (diagonal) or D^2 (full row-major matrix); see weighted_sqnorm.hpp.
+/// A composition; derivatives follow from weighted_sqnorm and subtract.
 template <Formula S, Formula A, Formula B>
 constexpr auto weighted_sqdist([[maybe_unused]] S s, [[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(A::dim == B::dim, "kops::weighted_sqdist: both points must have the same dim");

@@ -1,6 +1,3 @@
-// xlogx: xlogx(a)_k = a_k ln a_k, with xlogx(0) = 0 (its limit; NaN for a_k < 0).
-// Derivative: [d_V xlogx A]^T g = [d_V A]^T ((log(A) + 1) g) (-inf at A = 0, as KeOps).
-// Simplifications: xlogx(0) = 0; xlogx(1) = 0.
 #pragma once
 
 #include <kops/ops/log.hpp>
@@ -17,6 +14,9 @@ struct xlogx_op {
   template <class F, class G> static constexpr auto backward(F f, G g) { return (log(f) + cst<1>) * g; }
 };
 
+/// xlogx: xlogx(a)_k = a_k ln a_k, with xlogx(0) = 0 (its limit; NaN for a_k < 0).
+/// Derivative: [d_V xlogx A]^T g = [d_V A]^T ((log(A) + 1) g) (-inf at A = 0, as KeOps).
+/// Simplifications: xlogx(0) = 0; xlogx(1) = 0.
 template <Formula F>
 constexpr auto xlogx([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return f;

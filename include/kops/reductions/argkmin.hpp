@@ -1,6 +1,3 @@
-// argkmin_reduction<K>(f, axis): the indices (std::int64_t) of the K smallest values of each component over the axis, in the order of kmin_reduction: K * dim f indices per output row. Gradient: zero.
-// Order, ties (first index first), NaN (last) and the K <= range-size rule
-// (kops::error otherwise): reductions/detail/ksmallest.hpp.
 #pragma once
 
 #include <kops/reductions/detail/ksmallest.hpp>
@@ -13,6 +10,9 @@ struct argkmin_op : detail::ksmallest_op<K, detail::ksmallest_output::indices> {
   static constexpr const char* keops_name = "ArgKMin";
 };
 
+/// argkmin_reduction<K>(f, axis): the indices (std::int64_t) of the K smallest values of each component over the axis, in the order of kmin_reduction: K * dim f indices per output row. Gradient: zero.
+/// Order, ties (first index first), NaN (last) and the K <= range-size rule
+/// (kops::error otherwise): reductions/detail/ksmallest.hpp.
 template <int K, class F, class A>
 constexpr auto argkmin_reduction(F, A) {
   static_assert(K >= 1, "kops::argkmin_reduction: K must be at least 1");

@@ -1,5 +1,3 @@
-// argmin_reduction(f, axis): index of the component-wise minimum over the axis, as std::int64_t (dim f indices). Gradient: zero.
-// See reductions/detail/extremum.hpp for NaN, ties and empty ranges.
 #pragma once
 
 #include <kops/reductions/detail/extremum.hpp>
@@ -11,6 +9,8 @@ struct argmin_op : detail::extremum_op<false, detail::extremum_output::index> {
   static constexpr const char* keops_name = "ArgMin";
 };
 
+/// argmin_reduction(f, axis): index of the component-wise minimum over the axis, as std::int64_t (dim f indices). Gradient: zero.
+/// See reductions/detail/extremum.hpp for NaN, ties and empty ranges.
 template <class F, class A>
 constexpr auto argmin_reduction(F, A) {
   static_assert(Formula<F>, "kops::argmin_reduction: the first argument must be a kops formula");

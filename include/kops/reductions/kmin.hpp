@@ -1,6 +1,3 @@
-// kmin_reduction<K>(f, axis): the K smallest values of each component over the axis, sorted ascending: K * dim f values per output row, out[row, k * dim f + d].
-// Order, ties (first index first), NaN (last) and the K <= range-size rule
-// (kops::error otherwise): reductions/detail/ksmallest.hpp.
 #pragma once
 
 #include <kops/reductions/detail/ksmallest.hpp>
@@ -13,6 +10,9 @@ struct kmin_op : detail::ksmallest_op<K, detail::ksmallest_output::values> {
   static constexpr const char* keops_name = "KMin";
 };
 
+/// kmin_reduction<K>(f, axis): the K smallest values of each component over the axis, sorted ascending: K * dim f values per output row, out[row, k * dim f + d].
+/// Order, ties (first index first), NaN (last) and the K <= range-size rule
+/// (kops::error otherwise): reductions/detail/ksmallest.hpp.
 template <int K, class F, class A>
 constexpr auto kmin_reduction(F, A) {
   static_assert(K >= 1, "kops::kmin_reduction: K must be at least 1");

@@ -1,6 +1,3 @@
-// kmin_argkmin_reduction<K>(f, axis): kmin and argkmin together: K * dim f kops::value_index<T> per output row.
-// Order, ties (first index first), NaN (last) and the K <= range-size rule
-// (kops::error otherwise): reductions/detail/ksmallest.hpp.
 #pragma once
 
 #include <kops/reductions/detail/ksmallest.hpp>
@@ -13,6 +10,9 @@ struct kmin_argkmin_op : detail::ksmallest_op<K, detail::ksmallest_output::both>
   static constexpr const char* keops_name = "KMin_ArgKMin";
 };
 
+/// kmin_argkmin_reduction<K>(f, axis): kmin and argkmin together: K * dim f kops::value_index<T> per output row.
+/// Order, ties (first index first), NaN (last) and the K <= range-size rule
+/// (kops::error otherwise): reductions/detail/ksmallest.hpp.
 template <int K, class F, class A>
 constexpr auto kmin_argkmin_reduction(F, A) {
   static_assert(K >= 1, "kops::kmin_argkmin_reduction: K must be at least 1");

@@ -1,9 +1,3 @@
-// logsumexp_reduction(f, axis):    out = log sum exp(f)        (dim f = 1, dim out = 1)
-// logsumexp_reduction(f, g, axis): out_k = log sum exp(f) g_k  (dim f = 1, dim out = dim g)
-// computed stably (running maximum and shifted sums: reductions/detail/expsum.hpp).
-// An empty range gives -inf. A weighted sum that is <= 0 gives NaN/-inf, as log does.
-// Gradient: w.r.t. row variables and parameters (autodiff/reduction_grad.hpp):
-//   d log sum exp(f) = sum softmax(f) df,  d log sum exp(f) g_k = sum exp(f) (g_k df + dg_k) / sum exp(f) g_k.
 #pragma once
 
 #include <kops/ops/concat.hpp>
@@ -22,6 +16,14 @@ struct logsumexp_weight_op : detail::expsum_op<detail::lse_fin> {
   static constexpr bool weighted = true;  // formula = concat(f, g): prints as (f, g)
 };
 
+/// logsumexp_reduction(f, axis):    out = log sum exp(f)        (dim f = 1, dim out = 1)
+/// logsumexp_reduction(f, g, axis): out_k = log sum exp(f) g_k  (dim f = 1, dim out = dim g)
+/// computed stably (running maximum and shifted sums: reductions/detail/expsum.hpp).
+/// An empty range gives -inf. A weighted sum that is <= 0 gives NaN/-inf, as log does.
+/// Gradient: w.r.t. row variables and parameters (autodiff/reduction_grad.hpp):
+/// ```text
+///   d log sum exp(f) = sum softmax(f) df,  d log sum exp(f) g_k = sum exp(f) (g_k df + dg_k) / sum exp(f) g_k.
+/// ```
 template <class F, class A>
 constexpr auto logsumexp_reduction(F, A) {
   static_assert(Formula<F>, "kops::logsumexp_reduction: the first argument must be a kops formula");
@@ -35,6 +37,8 @@ constexpr auto logsumexp_reduction(F, A) {
   }
 }
 
+/// logsumexp_reduction(f, g, axis): out_k = log sum exp(f) g_k (dim f = 1, dim out = dim g),
+/// the weighted form: see logsumexp_reduction(f, axis).
 template <class F, class G, class A>
 constexpr auto logsumexp_reduction(F, G, A) {
   static_assert(Formula<F> && Formula<G>, "kops::logsumexp_reduction: f and the weight g must be kops formulas");

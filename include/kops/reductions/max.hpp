@@ -1,5 +1,3 @@
-// max_reduction(f, axis): component-wise maximum over the axis (dim f values).
-// See reductions/detail/extremum.hpp for NaN, ties and empty ranges.
 #pragma once
 
 #include <kops/reductions/detail/extremum.hpp>
@@ -11,6 +9,8 @@ struct max_op : detail::extremum_op<true, detail::extremum_output::value> {
   static constexpr const char* keops_name = "Max";
 };
 
+/// max_reduction(f, axis): component-wise maximum over the axis (dim f values).
+/// See reductions/detail/extremum.hpp for NaN, ties and empty ranges.
 template <class F, class A>
 constexpr auto max_reduction(F, A) {
   static_assert(Formula<F>, "kops::max_reduction: the first argument must be a kops formula");

@@ -1,8 +1,3 @@
-// max_argmax_reduction(f, axis): the component-wise maximum over the axis and
-// the index where it is reached, together: dim f kops::value_index<T> per output
-// row (reductions/value_index.hpp). Same NaN, tie and empty-range rules as
-// max_reduction and argmax_reduction (reductions/detail/extremum.hpp).
-// Gradient: none (as KeOps); differentiate max_reduction instead.
 #pragma once
 
 #include <kops/reductions/detail/extremum.hpp>
@@ -14,6 +9,11 @@ struct max_argmax_op : detail::extremum_op<true, detail::extremum_output::both> 
   static constexpr const char* keops_name = "Max_ArgMax";
 };
 
+/// max_argmax_reduction(f, axis): the component-wise maximum over the axis and
+/// the index where it is reached, together: dim f kops::value_index<T> per output
+/// row (reductions/value_index.hpp). Same NaN, tie and empty-range rules as
+/// max_reduction and argmax_reduction (reductions/detail/extremum.hpp).
+/// Gradient: none (as KeOps); differentiate max_reduction instead.
 template <class F, class A>
 constexpr auto max_argmax_reduction(F, A) {
   static_assert(Formula<F>, "kops::max_argmax_reduction: the first argument must be a kops formula");

@@ -1,5 +1,3 @@
-// min_reduction(f, axis): component-wise minimum over the axis (dim f values).
-// See reductions/detail/extremum.hpp for NaN, ties and empty ranges.
 #pragma once
 
 #include <kops/reductions/detail/extremum.hpp>
@@ -11,6 +9,8 @@ struct min_op : detail::extremum_op<false, detail::extremum_output::value> {
   static constexpr const char* keops_name = "Min";
 };
 
+/// min_reduction(f, axis): component-wise minimum over the axis (dim f values).
+/// See reductions/detail/extremum.hpp for NaN, ties and empty ranges.
 template <class F, class A>
 constexpr auto min_reduction(F, A) {
   static_assert(Formula<F>, "kops::min_reduction: the first argument must be a kops formula");

@@ -1,20 +1,3 @@
-// Reduction<Op, F, Axis>: a formula F reduced over one axis with a reduction op.
-//
-// axis_j reduces over j: out_i = red_j F(x_i, y_j), one output row per i (M rows);
-// axis_i reduces over i: out_j = red_i F(x_i, y_j), one output row per j (N rows).
-//
-// A reduction op is a struct with
-//   name, keops_name                          printing
-//   template <int D> out_dim                  components written per output row
-//   template <class T> out_t                  output element: T, or std::int64_t for indices
-//   template <class V, class IV, int D> acc   accumulator (V values, IV indices)
-//   init<M, V, D>(j0)                         empty accumulator; j0 = first index of the
-//                                             range (-1 if the range is empty)
-//   accumulate<M>(acc&, vec<V,D> x, IV j)     fold one term in (j increasing)
-//   combine<M>(acc& a, const acc& b)          merge b, whose range follows a's
-//   finalize<M>(const acc&, lane, out_t* row) write one output row
-// and is written once for every backend: M (the math provider) abstracts
-// scalars vs SIMD packs.
 #pragma once
 
 #include <cstdint>
@@ -27,10 +10,12 @@ template <int A>
 struct axis_tag {
   static constexpr int value = A;
 };
-// Reduce over i (output indexed by j) / over j (output indexed by i).
+/// Reduce over i (output indexed by j, N rows); axis_j reduces over j (output indexed by i).
 inline constexpr axis_tag<0> axis_i{};
+/// Reduce over j (output indexed by i, M rows): see axis_i.
 inline constexpr axis_tag<1> axis_j{};
 
+/// An axis: the type of axis_i or axis_j.
 template <class A>
 concept Axis = std::same_as<A, axis_tag<0>> || std::same_as<A, axis_tag<1>>;
 
@@ -46,9 +31,29 @@ struct pad_signature<type_list<S...>, N> {
 };
 } // namespace detail
 
-// Arity: the number of arguments eval takes, when larger than what F reads
-// (a gradient keeps the arguments of the formula it came from, even those that
-// simplification removed).
+/// Reduction<Op, F, Axis>: a formula F reduced over one axis with a reduction op.
+///
+/// axis_j reduces over j: out_i = red_j F(x_i, y_j), one output row per i (M rows);
+/// axis_i reduces over i: out_j = red_i F(x_i, y_j), one output row per j (N rows).
+///
+/// A reduction op is a struct with
+/// ```text
+///   name, keops_name                          printing
+///   template <int D> out_dim                  components written per output row
+///   template <class T> out_t                  output element: T, or std::int64_t for indices
+///   template <class V, class IV, int D> acc   accumulator (V values, IV indices)
+///   init<M, V, D>(j0)                         empty accumulator; j0 = first index of the
+///                                             range (-1 if the range is empty)
+///   accumulate<M>(acc&, vec<V,D> x, IV j)     fold one term in (j increasing)
+///   combine<M>(acc& a, const acc& b)          merge b, whose range follows a's
+///   finalize<M>(const acc&, lane, out_t* row) write one output row
+/// ```
+/// and is written once for every backend: M (the math provider) abstracts
+/// scalars vs SIMD packs.
+///
+/// Arity: the number of arguments eval takes, when larger than what F reads
+/// (a gradient keeps the arguments of the formula it came from, even those that
+/// simplification removed).
 template <class Op, Formula F, Axis A, int Arity = 0>
 struct Reduction : reduction_node {
   using op = Op;
@@ -65,6 +70,7 @@ struct Reduction : reduction_node {
   static constexpr bool no_work = is_zero_v<F> && requires { Op::zero_of_zero; };
 };
 
+/// A reduction: what the `*_reduction` builders and kops::grad of a reduction return, and what eval takes.
 template <class R>
 concept ReductionType = std::derived_from<R, reduction_node> && requires {
   typename R::op;

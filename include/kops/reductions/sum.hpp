@@ -1,6 +1,3 @@
-// sum_reduction(f, axis): out = sum over the axis of f, component-wise (dim f).
-// Empty range: 0.
-// Gradient (autodiff issue): a sum over the other axis.
 #pragma once
 
 #include <kops/reductions/reduction.hpp>
@@ -39,6 +36,9 @@ struct sum_op {
   }
 };
 
+/// sum_reduction(f, axis): out = sum over the axis of f, component-wise (dim f).
+/// Empty range: 0.
+/// Gradient (autodiff issue): a sum over the other axis.
 template <class F, class A>
 constexpr auto sum_reduction(F, A) {
   static_assert(Formula<F>, "kops::sum_reduction: the first argument must be a kops formula");

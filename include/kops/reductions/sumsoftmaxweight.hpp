@@ -1,8 +1,3 @@
-// sumsoftmaxweight_reduction(f, g, axis): out = sum softmax(f) g = sum exp(f) g / sum exp(f)
-// (dim f = 1, dim out = dim g): attention. Computed stably (running maximum and
-// shifted sums: reductions/detail/expsum.hpp); an empty range gives NaN (0/0).
-// Gradient w.r.t. row variables and parameters (autodiff/reduction_grad.hpp), with p = softmax(f):
-//   d(out . e) = sum p [(g . e) df + dg^T e] - (sum p (g . e)) (sum p df).
 #pragma once
 
 #include <kops/ops/concat.hpp>
@@ -16,6 +11,13 @@ struct sumsoftmaxweight_op : detail::expsum_op<detail::softmax_fin> {
   static constexpr bool weighted = true;
 };
 
+/// sumsoftmaxweight_reduction(f, g, axis): out = sum softmax(f) g = sum exp(f) g / sum exp(f)
+/// (dim f = 1, dim out = dim g): attention. Computed stably (running maximum and
+/// shifted sums: reductions/detail/expsum.hpp); an empty range gives NaN (0/0).
+/// Gradient w.r.t. row variables and parameters (autodiff/reduction_grad.hpp), with p = softmax(f):
+/// ```text
+///   d(out . e) = sum p [(g . e) df + dg^T e] - (sum p (g . e)) (sum p df).
+/// ```
 template <class F, class G, class A>
 constexpr auto sumsoftmaxweight_reduction(F, G, A) {
   static_assert(Formula<F> && Formula<G>, "kops::sumsoftmaxweight_reduction: f and g must be kops formulas");

@@ -1,9 +1,3 @@
-// kops::cuda_error: a CUDA call made by kops failed. Its message says what kops
-// was doing and what CUDA answered, e.g.
-//   "kops::cuda::eval: launching the GPU_1D kernel: cudaErrorInvalidConfiguration:
-//    invalid configuration argument"
-// Every CUDA runtime call and every kernel launch of the backend goes through
-// check() / check_launch(); nothing is printed, nothing exits.
 #pragma once
 
 #include <string>
@@ -13,11 +7,19 @@
 
 namespace kops {
 
+/// kops::cuda_error: a CUDA call made by kops failed. Its message says what kops
+/// was doing and what CUDA answered, e.g.
+/// ```text
+///   "kops::cuda::eval: launching the GPU_1D kernel: cudaErrorInvalidConfiguration:
+///    invalid configuration argument"
+/// ```
+/// Every CUDA runtime call and every kernel launch of the backend goes through
+/// check() / check_launch(); nothing is printed, nothing exits.
 class cuda_error : public error {
 public:
   cuda_error(cudaError_t code, const std::string& doing)
       : error(doing + ": " + cudaGetErrorName(code) + ": " + cudaGetErrorString(code)), code_(code) {}
-  // The CUDA error code (cudaErrorInvalidDevice, cudaErrorMemoryAllocation, ...).
+  /// The CUDA error code (cudaErrorInvalidDevice, cudaErrorMemoryAllocation, ...).
   cudaError_t code() const noexcept { return code_; }
 
 private:

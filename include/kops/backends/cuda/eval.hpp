@@ -1,22 +1,3 @@
-// kops::cuda::eval: the GPU backend, on device pointers.
-//
-//   eval<Pol...>(red, M, N, out, args...)          default stream, automatic scheme, current device
-//   eval<Pol...>(red, M, N, out, args..., opts)    opts: kops::cuda::options (stream, scheme, device)
-//
-//   x:(M, Dx) y:(N, Dy) params:(Dp)  ->  out:(rows, red.dim), rows = M (axis_j) or N (axis_i)
-//
-// All pointers are device pointers (or managed memory), in variable-index
-// order, of one element type T (float or double); arg-type reductions write
-// std::int64_t indices. Pol...: compile-time policies in any order
-// (core/policy.hpp): the precision (accurate uses CUDA's expf/logf/...
-// (kops::scalar_math), fast the intrinsics of cuda/fast_math.hpp), the
-// summation scheme and the accumulator type of sums.
-//
-// Asynchronous, like any kernel launch: the call queues its kernels (and, for
-// GPU_2D, a stream-ordered scratch allocation and free) on opts.stream and
-// returns; `out` is ready once the stream is synchronised, and the inputs must
-// stay valid until then. Launch errors throw kops::cuda_error at once; faults
-// inside the kernels surface at the next synchronising CUDA call, as usual.
 #pragma once
 
 #include <cstdint>
@@ -133,9 +114,33 @@ constexpr bool check_pointers() {
 
 } // namespace detail
 
-// out:(rows, red.dim) on the device; args: device pointers in variable-index
-// order (arrays decay to pointers, as for the CPU backend), optionally
-// followed by one kops::cuda::options. See the file comment.
+/// kops::cuda::eval: the GPU backend, on device pointers.
+///
+/// ```text
+///   eval<Pol...>(red, M, N, out, args...)          default stream, automatic scheme, current device
+///   eval<Pol...>(red, M, N, out, args..., opts)    opts: kops::cuda::options (stream, scheme, device)
+/// ```
+///
+/// ```text
+///   x:(M, Dx) y:(N, Dy) params:(Dp)  ->  out:(rows, red.dim), rows = M (axis_j) or N (axis_i)
+/// ```
+///
+/// All pointers are device pointers (or managed memory), in variable-index
+/// order, of one element type T (float or double); arg-type reductions write
+/// std::int64_t indices. Pol...: compile-time policies in any order
+/// (core/policy.hpp): the precision (accurate uses CUDA's expf/logf/...
+/// (kops::scalar_math), fast the intrinsics of cuda/fast_math.hpp), the
+/// summation scheme and the accumulator type of sums.
+///
+/// Asynchronous, like any kernel launch: the call queues its kernels (and, for
+/// GPU_2D, a stream-ordered scratch allocation and free) on opts.stream and
+/// returns; `out` is ready once the stream is synchronised, and the inputs must
+/// stay valid until then. Launch errors throw kops::cuda_error at once; faults
+/// inside the kernels surface at the next synchronising CUDA call, as usual.
+///
+/// out:(rows, red.dim) on the device; args: device pointers in variable-index
+/// order (arrays decay to pointers, as for the CPU backend), optionally
+/// followed by one kops::cuda::options.
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
 void eval(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
   static_assert(kops::detail::valid_policies_v<Policy...>,

@@ -1,13 +1,3 @@
-// kops::cuda::eval_host: the GPU backend on host arrays, for convenience and
-// tests. Same arguments as eval, but host pointers; synchronous.
-//
-//   eval_host<Pol...>(red, M, N, out, args...[, opts])   Pol...: policies, as for eval
-//
-// Allocates device buffers for the arguments the formula reads and for `out`
-// (stream-ordered, on opts.stream and opts.device), copies the inputs in, runs
-// eval, copies `out` back and waits for the stream. Every buffer is owned by an
-// RAII object, so an exception at any step leaks nothing. Unused argument
-// slots are not copied (their pointers may be null, as for eval).
 #pragma once
 
 #include <cstddef>
@@ -66,7 +56,18 @@ void run_host(std::int64_t M, std::int64_t N, Out* out, const T* const* host, co
 
 } // namespace detail
 
-// Host-pointer convenience: see the file comment. Synchronous.
+/// kops::cuda::eval_host: the GPU backend on host arrays, for convenience and
+/// tests. Same arguments as eval, but host pointers; synchronous.
+///
+/// ```text
+///   eval_host<Pol...>(red, M, N, out, args...[, opts])   Pol...: policies, as for eval
+/// ```
+///
+/// Allocates device buffers for the arguments the formula reads and for `out`
+/// (stream-ordered, on opts.stream and opts.device), copies the inputs in, runs
+/// eval, copies `out` back and waits for the stream. Every buffer is owned by an
+/// RAII object, so an exception at any step leaks nothing. Unused argument
+/// slots are not copied (their pointers may be null, as for eval).
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
 void eval_host(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
   static_assert(kops::detail::valid_policies_v<Policy...>,

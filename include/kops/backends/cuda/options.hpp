@@ -1,34 +1,37 @@
-// kops::cuda::options: how a kops::cuda::eval call runs (the trailing,
-// optional argument of eval and eval_host).
-//
-//   stream        the CUDA stream every kernel, allocation and copy of the call
-//                 is queued on (nullptr: the default stream)
-//   scheme        automatic (default), gpu_1d or gpu_2d; see launch.hpp for the rule
-//   device        >= 0: run on that device and restore the caller's current
-//                 device before returning; -1: the current device
-//   gpu_2d_chunk  GPU_2D only: reduced-axis indices per block; 0 lets kops
-//                 choose (a multiple of the tile length); > 0 is used as given
-//                 (tests use it to put many chunk boundaries in small problems)
 #pragma once
 
 #include <cstdint>
 #include <cuda_runtime_api.h>
 
+/// The CUDA GPU backend: eval and solve on device pointers, eval_host and
+/// solve_host on host pointers, and their options.
 namespace kops::cuda {
 
+/// How a kops::cuda::eval call lays its work out on the GPU: see options::scheme.
 enum class scheme {
-  automatic,  // GPU_2D when the output rows cannot fill the device, else GPU_1D
-  gpu_1d,     // one thread per output row, the whole reduced axis per block
-  gpu_2d,     // (row block, reduced-axis chunk) blocks + a combining second pass
+  automatic,  ///< GPU_2D when the output rows cannot fill the device, else GPU_1D
+  gpu_1d,     ///< one thread per output row, the whole reduced axis per block
+  gpu_2d,     ///< (row block, reduced-axis chunk) blocks + a combining second pass
 };
 
+/// kops::cuda::options: how a kops::cuda::eval call runs (the trailing,
+/// optional argument of eval and eval_host).
 struct options {
+  /// stream: the CUDA stream every kernel, allocation and copy of the call
+  /// is queued on (nullptr: the default stream)
   cudaStream_t stream = nullptr;
+  /// scheme: automatic (default), gpu_1d or gpu_2d; see launch.hpp for the rule
   kops::cuda::scheme scheme = scheme::automatic;
+  /// device: >= 0: run on that device and restore the caller's current
+  /// device before returning; -1: the current device
   int device = -1;
+  /// gpu_2d_chunk: GPU_2D only: reduced-axis indices per block; 0 lets kops
+  /// choose (a multiple of the tile length); > 0 is used as given
+  /// (tests use it to put many chunk boundaries in small problems)
   std::int64_t gpu_2d_chunk = 0;
 };
 
+/// The name of a scheme: "automatic", "gpu_1d" or "gpu_2d".
 inline const char* to_string(scheme s) {
   switch (s) {
     case scheme::automatic: return "automatic";

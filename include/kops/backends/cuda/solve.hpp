@@ -1,25 +1,3 @@
-// kops::cuda::solve: conjugate-gradient solve of (alpha Id + K) a = b on the GPU.
-//
-//   solve<P>(red, v, alpha, M, N, a, args...[, solve_opts][, opts])       device pointers
-//   solve_host<P>(red, v, alpha, M, N, a, args...[, solve_opts][, opts])  host pointers
-//     -> kops::solve_result
-//
-//   red   sum_reduction(F, axis_j) (or axis_i), F linear in the variable v
-//   v     the unknown: a vj (axis_j) or vi (axis_i) of dim red.dim
-//   args  pointers in variable-index order, as for eval; v's slot holds b:(N, D)
-//   a     the solution:(N, D) (M = N is required: K is square); may be b itself
-//   solve_opts  kops::solve_options (tolerance, max_iterations, initial guess)
-//   opts        kops::cuda::options (stream, scheme, device), as for eval
-//
-// Each product with K is a kops::cuda::eval<P> launch; the vector updates and
-// the dot products (accumulated in double, in a fixed order, so a solve is
-// reproducible) are small kernels of this file. Every kernel, copy and scratch
-// allocation goes on opts.stream. Unlike eval, a solve is synchronous: CG
-// needs each dot product on the host to choose its next step, so the call
-// synchronises opts.stream twice per iteration, and `a` is ready when it
-// returns. Non-convergence is reported in the result, not thrown; bad input
-// throws kops::error, a failing CUDA call kops::cuda_error.
-// The algorithm: kops/solve/cg.hpp.
 #pragma once
 
 #include <algorithm>
@@ -186,7 +164,34 @@ using solve_option_types = type_list<solve_options, options>;
 
 } // namespace detail
 
-// Device pointers: see the file comment. Returns when `a` holds the last iterate.
+/// kops::cuda::solve: conjugate-gradient solve of (alpha Id + K) a = b on the GPU.
+///
+/// ```text
+///   solve<P>(red, v, alpha, M, N, a, args...[, solve_opts][, opts])       device pointers
+///   solve_host<P>(red, v, alpha, M, N, a, args...[, solve_opts][, opts])  host pointers
+///     -> kops::solve_result
+/// ```
+///
+/// ```text
+///   red   sum_reduction(F, axis_j) (or axis_i), F linear in the variable v
+///   v     the unknown: a vj (axis_j) or vi (axis_i) of dim red.dim
+///   args  pointers in variable-index order, as for eval; v's slot holds b:(N, D)
+///   a     the solution:(N, D) (M = N is required: K is square); may be b itself
+///   solve_opts  kops::solve_options (tolerance, max_iterations, initial guess)
+///   opts        kops::cuda::options (stream, scheme, device), as for eval
+/// ```
+///
+/// Each product with K is a kops::cuda::eval<P> launch; the vector updates and
+/// the dot products (accumulated in double, in a fixed order, so a solve is
+/// reproducible) are small kernels of this file. Every kernel, copy and scratch
+/// allocation goes on opts.stream. Unlike eval, a solve is synchronous: CG
+/// needs each dot product on the host to choose its next step, so the call
+/// synchronises opts.stream twice per iteration, and `a` is ready when it
+/// returns. Non-convergence is reported in the result, not thrown; bad input
+/// throws kops::error, a failing CUDA call kops::cuda_error.
+/// The algorithm: kops/solve/cg.hpp.
+///
+/// Device pointers. Returns when `a` holds the last iterate.
 template <precision P = precision::accurate, ReductionType Red, class V, class T, class... Rest>
 solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
   constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();
@@ -215,9 +220,9 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
   }
 }
 
-// Host pointers: copies the arguments the formula reads (b included, and `a`
-// when solve_opts.initial_guess) to stream-ordered device buffers, solves, and
-// copies `a` back. Synchronous; RAII buffers, so nothing leaks on an exception.
+/// kops::cuda::solve on host pointers: copies the arguments the formula reads (b included, and `a`
+/// when solve_opts.initial_guess) to stream-ordered device buffers, solves, and
+/// copies `a` back. Synchronous; RAII buffers, so nothing leaks on an exception. See solve().
 template <precision P = precision::accurate, ReductionType Red, class V, class T, class... Rest>
 solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
   constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();

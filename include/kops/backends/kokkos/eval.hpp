@@ -22,7 +22,6 @@
 #include <vector>
 
 #include <kops/backends/kokkos/pack.hpp>
-#include <kops/reductions/chained.hpp>
 #include <kops/core/error.hpp>
 #include <kops/core/factorize.hpp>
 #include <kops/ops/exp2.hpp>
@@ -92,14 +91,21 @@ struct block_kernel {
   static constexpr int tile_dims = kops::detail::row_dims<Sig, row_cat>();
   static constexpr int tile_size = (tile_dims > 0 ? tile_dims : 1) * L;
 
+  using Acc = decltype(Op::template init<M, P, F::dim>(0));
+
   const T* const* args;
   Out* out;
   std::int64_t rows, cols;
+  // Index of the first term of the reduced axis: 0 for eval; j0 when the
+  // arguments hold the slice [j0, j0 + cols) of a longer axis (kops/mpi.hpp),
+  // so that arg reductions report indices on the whole axis.
+  std::int64_t index0 = 0;
 
-  void operator()(const std::int64_t block) const {
+  // The accumulators of rows block * rows_per_block + u * L + [0, L) after all
+  // cols terms (not finalized); valid[u] of those rows exist.
+  KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U]) const {
     alignas(64) T tile[U][tile_size];
     block_context<P, row_cat, Sig, M> ctx[U];
-    int valid[U];
     for (int u = 0; u < U; ++u) {
       const std::int64_t row0 = block * rows_per_block + u * L;
       // A sub-block past the end repeats the last row: it computes, writes nothing.
@@ -108,12 +114,10 @@ struct block_kernel {
       kops::detail::fill_tile<Sig, row_cat, L>(tile[u], args, first, valid[u] > 0 ? valid[u] : 1);
       ctx[u] = {tile[u], args, 0};
     }
-    using Acc = decltype(Op::template init<M, P, F::dim>(0));
-    Acc acc[U];
-    for (int u = 0; u < U; ++u) acc[u] = Op::template init<M, P, F::dim>(cols > 0 ? 0 : -1);
+    for (int u = 0; u < U; ++u) acc[u] = Op::template init<M, P, F::dim>(cols > 0 ? index0 : -1);
     auto terms = [&](std::int64_t r0, std::int64_t r1) {
       for (std::int64_t r = r0; r < r1; ++r) {
-        const auto idx = M::template index<P>(r);
+        const auto idx = M::template index<P>(index0 + r);
         for (int u = 0; u < U; ++u) {
           ctx[u].r = r;
           Op::template accumulate<M>(acc[u], F::eval(ctx[u]), idx);
@@ -128,6 +132,12 @@ struct block_kernel {
     } else {
       terms(0, cols);
     }
+  }
+
+  void operator()(const std::int64_t block) const {
+    Acc acc[U];
+    int valid[U];
+    accumulate(block, acc, valid);
     for (int u = 0; u < U; ++u) {
       const std::int64_t row0 = block * rows_per_block + u * L;
       for (int l = 0; l < valid[u]; ++l) Op::template finalize<M>(acc[u], l, out + (row0 + l) * Red::dim);
@@ -152,12 +162,18 @@ struct acc_value<simd::pack<float, L>, dtype_acc::float64> {
 
 namespace kops::kokkos {
 
-// out:(rows, red.dim), rows = M for axis_j and N for axis_i; args in variable-index
-// order, each an (M, D) / (N, D) / (D) array of the same element type T
-// (float or double). Arg-type reductions write std::int64_t indices.
-// Policy: compile-time policies in any order (core/policy.hpp): precision,
-// sum_scheme, dtype_acc; e.g. eval<kops::precision::fast>(...),
-// eval<kops::sum_scheme::kahan, kops::dtype_acc::float64>(...).
+/// kops::kokkos::eval: the CPU backend, on host pointers.
+/// ```text
+///   x:(M, Dx) y:(N, Dy) params:(Dp)  ->  out:(rows, red.dim), rows = M (axis_j) or N (axis_i)
+/// ```
+/// out:(rows, red.dim), rows = M for axis_j and N for axis_i; args in variable-index
+/// order, each an (M, D) / (N, D) / (D) array of the same element type T
+/// (float or double). Arg-type reductions write std::int64_t indices.
+/// Policy: compile-time policies in any order (core/policy.hpp): precision,
+/// sum_scheme, dtype_acc; e.g. eval<kops::precision::fast>(...),
+/// eval<kops::sum_scheme::kahan, kops::dtype_acc::float64>(...).
+/// Kokkos must be initialised (a Kokkos::ScopeGuard in main); that and bad input
+/// (negative sizes, a null pointer that would be read) throw kops::error.
 template <auto... Policy, ReductionType Red, class Out, class... Args>
 void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
   static_assert(kops::detail::valid_policies_v<Policy...>,
@@ -196,7 +212,10 @@ void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
 
     using K = detail::block_kernel<Red, T, Out, kops::detail::policy_of_t<Policy...>>;
     const std::int64_t blocks = (rows + K::rows_per_block - 1) / K::rows_per_block;
-    Kokkos::parallel_for("kops::kokkos::eval",
+    // Kokkos 3.4 takes the label as a std::string: built once, not per call
+    // (a successful eval allocates nothing).
+    static const std::string label = "kops::kokkos::eval";
+    Kokkos::parallel_for(label,
                          Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, blocks),
                          K{ptrs, out, rows, cols});
     Kokkos::DefaultHostExecutionSpace().fence();

@@ -1,19 +1,3 @@
-// kops::kokkos::solve: conjugate-gradient solve of (alpha Id + K) a = b on the CPU.
-//
-//   solve<P>(red, v, alpha, M, N, a, args...[, opts])  ->  kops::solve_result
-//
-//   red   sum_reduction(F, axis_j) (or axis_i), F linear in the variable v
-//   v     the unknown: a vj (axis_j) or vi (axis_i) of dim red.dim
-//   K     the linear map u -> red evaluated with u in v's slot: (K u)_i = sum_j F(x_i, y_j, u_j)
-//   args  host pointers in variable-index order, as for eval; v's slot holds b:(N, D)
-//   a     the solution:(N, D) (M = N is required: K is square); may be b itself
-//   opts  kops::solve_options (tolerance, max_iterations, initial guess)
-//
-// The products with K run through kops::kokkos::eval<P> (parallel on
-// Kokkos::DefaultHostExecutionSpace); the O(N D) vector updates of CG run
-// serially in the calling thread, with dot products accumulated in double.
-// Non-convergence is reported in the result, not thrown; bad input throws
-// kops::error. The algorithm: kops/solve/cg.hpp.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +11,7 @@
 #include <kops/solve/checks.hpp>
 #include <kops/solve/options.hpp>
 
+/// The Kokkos CPU backend, on host pointers: eval and solve.
 namespace kops::kokkos {
 namespace detail {
 
@@ -65,7 +50,28 @@ struct host_solve_ops {
 
 } // namespace detail
 
-// See the file comment. Returns after the solve; `a` holds the last iterate.
+/// kops::kokkos::solve: conjugate-gradient solve of (alpha Id + K) a = b on the CPU.
+///
+/// ```text
+///   solve<P>(red, v, alpha, M, N, a, args...[, opts])  ->  kops::solve_result
+/// ```
+///
+/// ```text
+///   red   sum_reduction(F, axis_j) (or axis_i), F linear in the variable v
+///   v     the unknown: a vj (axis_j) or vi (axis_i) of dim red.dim
+///   K     the linear map u -> red evaluated with u in v's slot: (K u)_i = sum_j F(x_i, y_j, u_j)
+///   args  host pointers in variable-index order, as for eval; v's slot holds b:(N, D)
+///   a     the solution:(N, D) (M = N is required: K is square); may be b itself
+///   opts  kops::solve_options (tolerance, max_iterations, initial guess)
+/// ```
+///
+/// The products with K run through kops::kokkos::eval<P> (parallel on
+/// Kokkos::DefaultHostExecutionSpace); the O(N D) vector updates of CG run
+/// serially in the calling thread, with dot products accumulated in double.
+/// Non-convergence is reported in the result, not thrown; bad input throws
+/// kops::error. The algorithm: kops/solve/cg.hpp.
+///
+/// Returns after the solve; `a` holds the last iterate.
 template <precision P = precision::accurate, ReductionType Red, class V, class T, class... Rest>
 solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
   constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();

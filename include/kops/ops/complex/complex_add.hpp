@@ -1,8 +1,3 @@
-// complex_add(a, b): the sums of the complex numbers of a and b, pair by pair
-// with complex broadcasting (dims even, and equal or one of them 2)  (KeOps: ComplexAdd).
-// A composition: with equal dims it is the real sum a + b; a single complex
-// number against 2n components is first repeated, complex_sum_t<2n>(a) + b.
-// Its derivative follows (the broadcast operand receives complex_sum(g)).
 #pragma once
 
 #include <kops/ops/add.hpp>
@@ -11,6 +6,11 @@
 
 namespace kops {
 
+/// complex_add(a, b): the sums of the complex numbers of a and b, pair by pair
+/// with complex broadcasting (dims even, and equal or one of them 2)  (KeOps: ComplexAdd).
+/// A composition: with equal dims it is the real sum a + b; a single complex
+/// number against 2n components is first repeated, complex_sum_t<2n>(a) + b.
+/// Its derivative follows (the broadcast operand receives complex_sum(g)).
 template <Formula A, Formula B>
 constexpr auto complex_add([[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(complex_broadcastable(A::dim, B::dim),

@@ -1,11 +1,3 @@
-// complex_exp(a): the complex exponentials of the complex numbers of a,
-// dim 2n -> 2n: complex_exp(a)_k = e^{ar} (cos ai, sin ai)  (KeOps: ComplexExp).
-// Derivative: d e^z = e^z dz is complex-linear, so its real adjoint is
-// multiplication by conj(e^z):
-//   [d_V complex_exp A]^T g = [d_V A]^T complex_mult(conj(complex_exp A), g).
-// Simplifications: complex_exp(0) = real2complex(1, ..., 1);
-// complex_exp(real2complex a) = real2complex(exp a);
-// complex_exp(imag2complex a) = complex_exp1j(a).
 #pragma once
 
 #include <kops/ops/complex/common.hpp>
@@ -54,6 +46,16 @@ struct ComplexExp : formula_node {
   }
 };
 
+/// complex_exp(a): the complex exponentials of the complex numbers of a,
+/// dim 2n -> 2n: complex_exp(a)_k = e^{ar} (cos ai, sin ai)  (KeOps: ComplexExp).
+/// Derivative: d e^z = e^z dz is complex-linear, so its real adjoint is
+/// multiplication by conj(e^z):
+/// ```text
+///   [d_V complex_exp A]^T g = [d_V A]^T complex_mult(conj(complex_exp A), g).
+/// ```
+/// Simplifications: complex_exp(0) = real2complex(1, ..., 1);
+/// complex_exp(real2complex a) = real2complex(exp a);
+/// complex_exp(imag2complex a) = complex_exp1j(a).
 template <Formula F>
 constexpr auto complex_exp([[maybe_unused]] F f) {
   static_assert(F::dim % 2 == 0, "kops::complex_exp: the operand must have an even dim (complex (re, im) pairs)");

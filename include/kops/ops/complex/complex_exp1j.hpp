@@ -1,9 +1,3 @@
-// complex_exp1j(a): e^{i a} for a real vector a, dim n -> 2n:
-// complex_exp1j(a)_k = (cos a_k, sin a_k)  (KeOps: ComplexExp1j).
-// Derivative: d(cos a, sin a) = (-sin a, cos a) da, whose adjoint is
-//   [d_V complex_exp1j A]^T g = [d_V A]^T (cos(A) imag(g) - sin(A) real(g)).
-// Simplifications: complex_exp1j(0) = real2complex(1, ..., 1);
-// complex_exp1j(-a) = conj(complex_exp1j(a)).
 #pragma once
 
 #include <kops/ops/complex/common.hpp>
@@ -49,6 +43,14 @@ struct ComplexExp1j : formula_node {
   }
 };
 
+/// complex_exp1j(a): e^{i a} for a real vector a, dim n -> 2n:
+/// complex_exp1j(a)_k = (cos a_k, sin a_k)  (KeOps: ComplexExp1j).
+/// Derivative: d(cos a, sin a) = (-sin a, cos a) da, whose adjoint is
+/// ```text
+///   [d_V complex_exp1j A]^T g = [d_V A]^T (cos(A) imag(g) - sin(A) real(g)).
+/// ```
+/// Simplifications: complex_exp1j(0) = real2complex(1, ..., 1);
+/// complex_exp1j(-a) = conj(complex_exp1j(a)).
 template <Formula F>
 constexpr auto complex_exp1j([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return real2complex(sum_t<F::dim>(cst<1>));

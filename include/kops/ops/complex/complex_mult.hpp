@@ -1,13 +1,3 @@
-// complex_mult(a, b): the products of the complex numbers of a and b, pair by
-// pair with complex broadcasting (dims equal and even, or one of them 2):
-// (a b)_k = (ar br - ai bi, ar bi + ai br)  (KeOps: ComplexMult).
-// Derivative: multiplication by b is complex-linear, so its real adjoint is
-// multiplication by conj(b):
-//   [d_V (A B)]^T g = [d_V A]^T (conj(B) g) + [d_V B]^T (conj(A) g),
-// each summed over the pairs a dim-2 operand was broadcast to (complex_sum).
-// Simplifications: 0 b = 0; real2complex(s) z = s z for a real scalar s
-// (dim 1: plain real broadcasting); real2complex(a) real2complex(b) =
-// real2complex(a b); signs move out; operands in canonical order.
 #pragma once
 
 #include <kops/core/order.hpp>
@@ -56,6 +46,18 @@ template <class F> inline constexpr bool is_real_scalar_complex_v = false;
 template <class S> inline constexpr bool is_real_scalar_complex_v<Real2Complex<S>> = S::dim == 1;
 } // namespace detail
 
+/// complex_mult(a, b): the products of the complex numbers of a and b, pair by
+/// pair with complex broadcasting (dims equal and even, or one of them 2):
+/// (a b)_k = (ar br - ai bi, ar bi + ai br)  (KeOps: ComplexMult).
+/// Derivative: multiplication by b is complex-linear, so its real adjoint is
+/// multiplication by conj(b):
+/// ```text
+///   [d_V (A B)]^T g = [d_V A]^T (conj(B) g) + [d_V B]^T (conj(A) g),
+/// ```
+/// each summed over the pairs a dim-2 operand was broadcast to (complex_sum).
+/// Simplifications: 0 b = 0; real2complex(s) z = s z for a real scalar s
+/// (dim 1: plain real broadcasting); real2complex(a) real2complex(b) =
+/// real2complex(a b); signs move out; operands in canonical order.
 template <Formula A, Formula B>
 constexpr auto complex_mult([[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(complex_broadcastable(A::dim, B::dim),

@@ -1,11 +1,3 @@
-// complex_square_abs(a): the squared moduli of the complex numbers of a,
-// dim 2n -> n: complex_square_abs(a)_k = a_{2k}^2 + a_{2k+1}^2  (KeOps: ComplexSquareAbs).
-// Derivative: d|z|^2 = 2 (re dre + im dim), so the adjoint scales each complex
-// number by its real gradient input:
-//   [d_V |A|^2]^T g = [d_V A]^T complex_mult(real2complex(2 g), A)
-// (for a single complex number, plainly 2 g A).
-// Simplifications: complex_square_abs(0) = 0; |-a|^2 = |conj a|^2 = |a|^2;
-// |real2complex a|^2 = |imag2complex a|^2 = square(a).
 #pragma once
 
 #include <kops/ops/complex/common.hpp>
@@ -39,6 +31,16 @@ struct ComplexSquareAbs : formula_node {
   }
 };
 
+/// complex_square_abs(a): the squared moduli of the complex numbers of a,
+/// dim 2n -> n: complex_square_abs(a)_k = a_{2k}^2 + a_{2k+1}^2  (KeOps: ComplexSquareAbs).
+/// Derivative: d|z|^2 = 2 (re dre + im dim), so the adjoint scales each complex
+/// number by its real gradient input:
+/// ```text
+///   [d_V |A|^2]^T g = [d_V A]^T complex_mult(real2complex(2 g), A)
+/// ```
+/// (for a single complex number, plainly 2 g A).
+/// Simplifications: complex_square_abs(0) = 0; |-a|^2 = |conj a|^2 = |a|^2;
+/// |real2complex a|^2 = |imag2complex a|^2 = square(a).
 template <Formula F>
 constexpr auto complex_square_abs([[maybe_unused]] F f) {
   static_assert(F::dim % 2 == 0,

@@ -1,11 +1,3 @@
-// complex_sum(a): the sum of the complex numbers of a, dim 2n -> 2:
-// complex_sum(a) = (sum_k a_{2k}, sum_k a_{2k+1})  (KeOps: ComplexSum).
-// complex_sum_t<D>(a): its adjoint, dim 2 -> D (D even): a repeated D/2 times,
-// (a_0, a_1, a_0, a_1, ...)  (KeOps: ComplexSumT(a, D)).
-// Derivatives: [d_V complex_sum A]^T g = [d_V A]^T complex_sum_t<dim A>(g);
-// [d_V complex_sum_t A]^T g = [d_V A]^T complex_sum(g).
-// Simplifications: complex_sum of a dim-2 formula is the formula;
-// complex_sum_t<2>(a) = a; zeros stay zeros; signs move out.
 #pragma once
 
 #include <kops/ops/complex/common.hpp>
@@ -67,6 +59,14 @@ struct ComplexSumT : formula_node {
   }
 };
 
+/// complex_sum(a): the sum of the complex numbers of a, dim 2n -> 2:
+/// complex_sum(a) = (sum_k a_{2k}, sum_k a_{2k+1})  (KeOps: ComplexSum).
+/// complex_sum_t<D>(a): its adjoint, dim 2 -> D (D even): a repeated D/2 times,
+/// (a_0, a_1, a_0, a_1, ...)  (KeOps: ComplexSumT(a, D)).
+/// Derivatives: [d_V complex_sum A]^T g = [d_V A]^T complex_sum_t<dim A>(g);
+/// [d_V complex_sum_t A]^T g = [d_V A]^T complex_sum(g).
+/// Simplifications: complex_sum of a dim-2 formula is the formula;
+/// complex_sum_t<2>(a) = a; zeros stay zeros; signs move out.
 template <Formula F>
 constexpr auto complex_sum([[maybe_unused]] F f) {
   static_assert(F::dim % 2 == 0, "kops::complex_sum: the operand must have an even dim (complex (re, im) pairs)");
@@ -76,6 +76,8 @@ constexpr auto complex_sum([[maybe_unused]] F f) {
   else return ComplexSum<F>{};
 }
 
+/// `complex_sum_t<D>(a)`: the adjoint of complex_sum(), dim 2 -> D (D even): a repeated
+/// D/2 times, (a_0, a_1, a_0, a_1, ...) (KeOps: ComplexSumT(a, D)). See complex_sum().
 template <int D, Formula F>
 constexpr auto complex_sum_t([[maybe_unused]] F f) {
   static_assert(F::dim == 2 && D % 2 == 0 && D >= 2,

@@ -1,9 +1,3 @@
-// conj(a): the complex conjugates of the complex numbers of a, dim 2n -> 2n:
-// conj(a) = (a_0, -a_1, a_2, -a_3, ...)  (KeOps: Conj).
-// Derivative: [d_V conj A]^T g = [d_V A]^T conj(g) (conjugation is real-linear
-// and its real Jacobian, diag(1, -1, ...), is symmetric).
-// Simplifications: conj(0) = 0; conj(conj a) = a; conj(real2complex a) =
-// real2complex(a); conj(imag2complex a) = -imag2complex(a); conj(-a) = -conj(a).
 #pragma once
 
 #include <kops/ops/complex/common.hpp>
@@ -35,6 +29,12 @@ struct Conj : formula_node {
   }
 };
 
+/// conj(a): the complex conjugates of the complex numbers of a, dim 2n -> 2n:
+/// conj(a) = (a_0, -a_1, a_2, -a_3, ...)  (KeOps: Conj).
+/// Derivative: [d_V conj A]^T g = [d_V A]^T conj(g) (conjugation is real-linear
+/// and its real Jacobian, diag(1, -1, ...), is symmetric).
+/// Simplifications: conj(0) = 0; conj(conj a) = a; conj(real2complex a) =
+/// real2complex(a); conj(imag2complex a) = -imag2complex(a); conj(-a) = -conj(a).
 template <Formula F>
 constexpr auto conj([[maybe_unused]] F f) {
   static_assert(F::dim % 2 == 0, "kops::conj: the operand must have an even dim (complex (re, im) pairs)");

@@ -1,8 +1,3 @@
-// imag(a): the imaginary parts of the complex numbers of a, dim 2n -> n:
-// imag(a)_k = a_{2k+1}  (KeOps: ComplexImag).
-// Derivative: [d_V imag A]^T g = [d_V A]^T imag2complex(g) (g in the imaginary slots).
-// Simplifications: imag(0) = 0; imag(imag2complex a) = a;
-// imag(real2complex a) = 0; imag(conj a) = -imag(a); imag(-a) = -imag(a).
 #pragma once
 
 #include <kops/ops/complex/common.hpp>
@@ -34,6 +29,11 @@ struct ComplexImag : formula_node {
   }
 };
 
+/// imag(a): the imaginary parts of the complex numbers of a, dim 2n -> n:
+/// imag(a)_k = a_{2k+1}  (KeOps: ComplexImag).
+/// Derivative: [d_V imag A]^T g = [d_V A]^T imag2complex(g) (g in the imaginary slots).
+/// Simplifications: imag(0) = 0; imag(imag2complex a) = a;
+/// imag(real2complex a) = 0; imag(conj a) = -imag(a); imag(-a) = -imag(a).
 template <Formula F>
 constexpr auto imag([[maybe_unused]] F f) {
   static_assert(F::dim % 2 == 0, "kops::imag: the operand must have an even dim (complex (re, im) pairs)");

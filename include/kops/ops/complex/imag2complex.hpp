@@ -1,7 +1,3 @@
-// imag2complex(a): the complex numbers with zero real parts and imaginary
-// parts a, dim n -> 2n: imag2complex(a) = (0, a_0, 0, a_1, ...)  (KeOps: Imag2Complex).
-// Derivative: [d_V imag2complex A]^T g = [d_V A]^T imag(g) (the adjoint of the embedding).
-// Simplifications: imag2complex(0) = 0; imag2complex(-a) = -imag2complex(a).
 #pragma once
 
 #include <kops/ops/complex/common.hpp>
@@ -36,6 +32,10 @@ struct Imag2Complex : formula_node {
   }
 };
 
+/// imag2complex(a): the complex numbers with zero real parts and imaginary
+/// parts a, dim n -> 2n: imag2complex(a) = (0, a_0, 0, a_1, ...)  (KeOps: Imag2Complex).
+/// Derivative: [d_V imag2complex A]^T g = [d_V A]^T imag(g) (the adjoint of the embedding).
+/// Simplifications: imag2complex(0) = 0; imag2complex(-a) = -imag2complex(a).
 template <Formula F>
 constexpr auto imag2complex([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return Zero<2 * F::dim>{};

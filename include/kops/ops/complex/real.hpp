@@ -1,8 +1,3 @@
-// real(a): the real parts of the complex numbers of a, dim 2n -> n:
-// real(a)_k = a_{2k}  (KeOps: ComplexReal).
-// Derivative: [d_V real A]^T g = [d_V A]^T real2complex(g) (g in the real slots).
-// Simplifications: real(0) = 0; real(real2complex a) = a;
-// real(imag2complex a) = 0; real(conj a) = real(a); real(-a) = -real(a).
 #pragma once
 
 #include <kops/ops/complex/common.hpp>
@@ -34,6 +29,11 @@ struct ComplexReal : formula_node {
   }
 };
 
+/// real(a): the real parts of the complex numbers of a, dim 2n -> n:
+/// real(a)_k = a_{2k}  (KeOps: ComplexReal).
+/// Derivative: [d_V real A]^T g = [d_V A]^T real2complex(g) (g in the real slots).
+/// Simplifications: real(0) = 0; real(real2complex a) = a;
+/// real(imag2complex a) = 0; real(conj a) = real(a); real(-a) = -real(a).
 template <Formula F>
 constexpr auto real([[maybe_unused]] F f) {
   static_assert(F::dim % 2 == 0, "kops::real: the operand must have an even dim (complex (re, im) pairs)");

@@ -1,7 +1,3 @@
-// real2complex(a): the complex numbers with real parts a and zero imaginary
-// parts, dim n -> 2n: real2complex(a) = (a_0, 0, a_1, 0, ...)  (KeOps: Real2Complex).
-// Derivative: [d_V real2complex A]^T g = [d_V A]^T real(g) (the adjoint of the embedding).
-// Simplifications: real2complex(0) = 0; real2complex(-a) = -real2complex(a).
 #pragma once
 
 #include <kops/ops/complex/common.hpp>
@@ -36,6 +32,10 @@ struct Real2Complex : formula_node {
   }
 };
 
+/// real2complex(a): the complex numbers with real parts a and zero imaginary
+/// parts, dim n -> 2n: real2complex(a) = (a_0, 0, a_1, 0, ...)  (KeOps: Real2Complex).
+/// Derivative: [d_V real2complex A]^T g = [d_V A]^T real(g) (the adjoint of the embedding).
+/// Simplifications: real2complex(0) = 0; real2complex(-a) = -real2complex(a).
 template <Formula F>
 constexpr auto real2complex([[maybe_unused]] F f) {
   if constexpr (is_zero_v<F>) return Zero<2 * F::dim>{};

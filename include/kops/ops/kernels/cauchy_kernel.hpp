@@ -1,10 +1,3 @@
-// cauchy_kernel(c, x, y, b): the Cauchy kernel applied to b,
-//
-//   cauchy_kernel(c, x, y, b) = b / (1 + c |x - y|^2)   (KeOps 1.5: CauchyKernel(C, X, Y, B))
-//
-// c: dim 1, the inverse squared scale (1 / sigma^2).  x, y: the two points, of
-// the same dim D.  b: the weight, any dim E; result dim E.
-// A composition of existing ops; its derivatives and simplifications are theirs.
 #pragma once
 
 #include <kops/ops/inv.hpp>
@@ -12,6 +5,15 @@
 
 namespace kops {
 
+/// cauchy_kernel(c, x, y, b): the Cauchy kernel applied to b,
+///
+/// ```text
+///   cauchy_kernel(c, x, y, b) = b / (1 + c |x - y|^2)   (KeOps 1.5: CauchyKernel(C, X, Y, B))
+/// ```
+///
+/// c: dim 1, the inverse squared scale (1 / sigma^2).  x, y: the two points, of
+/// the same dim D.  b: the weight, any dim E; result dim E.
+/// A composition of existing ops; its derivatives and simplifications are theirs.
 template <Formula C, Formula X, Formula Y, Formula B>
 constexpr auto cauchy_kernel(C c, X x, Y y, B b) {
   static_assert(C::dim == 1, "kops::cauchy_kernel: the scale c must have dim 1");

@@ -1,15 +1,3 @@
-// curlfree_gauss_kernel(c, x, y, b): the matrix-valued curl-free Gaussian
-// kernel K_cf(x, y) applied to b (Micheli and Glaunes; KeOps 1.5: CurlFreeGaussKernel(C, X, Y, B)):
-//
-//   K_cf(x, y) b = exp(-c r^2) (b / (2c) - <b, x - y> (x - y)),   r = |x - y|.
-//
-// Definition and normalisation: with the scalar Gaussian k(x, y) = exp(-c r^2),
-// K_cf = -(grad grad^T k) / (4 c^2), derivatives w.r.t. x; each column
-// x -> K_cf(x, y) e_l is then a gradient field of x (curl-free: its Jacobian
-// is symmetric), and K_cf(x, x) = I / (2c).
-// c: dim 1, the inverse squared scale (1 / sigma^2).  x, y: the two points,
-// dim D.  b: dim D; result dim D.
-// A composition of existing ops; its derivatives and simplifications are theirs.
 #pragma once
 
 #include <kops/ops/divide.hpp>
@@ -20,6 +8,20 @@
 
 namespace kops {
 
+/// curlfree_gauss_kernel(c, x, y, b): the matrix-valued curl-free Gaussian
+/// kernel K_cf(x, y) applied to b (Micheli and Glaunes; KeOps 1.5: CurlFreeGaussKernel(C, X, Y, B)):
+///
+/// ```text
+///   K_cf(x, y) b = exp(-c r^2) (b / (2c) - <b, x - y> (x - y)),   r = |x - y|.
+/// ```
+///
+/// Definition and normalisation: with the scalar Gaussian k(x, y) = exp(-c r^2),
+/// K_cf = -(grad grad^T k) / (4 c^2), derivatives w.r.t. x; each column
+/// x -> K_cf(x, y) e_l is then a gradient field of x (curl-free: its Jacobian
+/// is symmetric), and K_cf(x, x) = I / (2c).
+/// c: dim 1, the inverse squared scale (1 / sigma^2).  x, y: the two points,
+/// dim D.  b: dim D; result dim D.
+/// A composition of existing ops; its derivatives and simplifications are theirs.
 template <Formula C, Formula X, Formula Y, Formula B>
 constexpr auto curlfree_gauss_kernel(C c, X x, Y y, B b) {
   static_assert(C::dim == 1, "kops::curlfree_gauss_kernel: the scale c must have dim 1");

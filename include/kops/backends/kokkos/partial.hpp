@@ -1,0 +1,113 @@
+// Partial accumulators of the Kokkos backend: a reduction's state after one
+// contiguous slice [index0, index0 + cols) of its reduced axis, for every output
+// row, before finalize. Slices reduced separately (on other threads, processes
+// or machines) are merged in axis order with the reduction's own combine and
+// finalized once, which gives what one eval over the concatenated axis gives
+// (indices, ties and NaN rules exactly; sums up to the rounding of another
+// order of additions). kops/mpi.hpp moves these slots between processes.
+//
+//   rows:(rows) -> slots:(packs), packs = blocks * U, slot p = the L rows p*L + [0, L)
+//
+// One slot holds one SIMD pack of rows (block_kernel's Acc: one lane per row)
+// and the number of terms its slice had. The layout depends only on the
+// reduction, the element type, the policies and the SIMD width, never on the
+// slice, so two calls with the same rows give slots that combine element by
+// element. The last block's packs past the end of the rows hold the
+// accumulators of a repeated last row: they combine like the others and are
+// never written out.
+//
+// An empty slice is the identity of combine. The reductions' init(-1) is not
+// quite that: an argmin over an empty range followed by a range of +inf terms
+// would keep index -1 (combine keeps the first operand on ties), where one eval
+// over the whole axis reports the first index of the range. So combine looks at
+// the term counts and takes the other operand whole when one side is empty.
+#pragma once
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include <kops/backends/kokkos/eval.hpp>
+
+namespace kops::kokkos::detail {
+
+// The partial accumulators of eval(Red, ...) with element type T, output
+// element Out and policies Pol (core/policy.hpp): those of its block_kernel.
+template <class Red, class T, class Out, class Pol>
+struct partial {
+  using K = block_kernel<Red, T, Out, Pol>;
+  using acc_type = typename K::Acc;
+  using op = typename K::Op;
+  using math = typename K::M;
+  static constexpr int L = K::L;
+  static constexpr int U = K::U;
+
+  struct slot {
+    acc_type acc;
+    std::int64_t terms;  // terms of the reduced axis folded into acc; 0: the identity
+  };
+  static_assert(std::is_trivially_copyable_v<slot>,
+                "kops: internal error, partial accumulators must be trivially copyable (they are sent as bytes)");
+
+  using range = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>;
+
+  // Slots for `rows` output rows: whole blocks of U packs.
+  static std::int64_t packs(std::int64_t rows) {
+    return (rows + K::rows_per_block - 1) / K::rows_per_block * U;
+  }
+
+  // slots[p] <- the accumulators of the rows of pack p over kernel's slice
+  // (kernel.args holds the slice, kernel.cols its length, kernel.index0 its first
+  // index on the whole axis). slots: packs(kernel.rows) elements.
+  struct accumulate_functor {
+    K kernel;
+    slot* slots;
+    void operator()(const std::int64_t block) const {
+      acc_type acc[U];
+      int valid[U];
+      kernel.accumulate(block, acc, valid);
+      for (int u = 0; u < U; ++u) {
+        slot& s = slots[block * U + u];
+        s.acc = acc[u];
+        s.terms = kernel.cols;
+      }
+    }
+  };
+  static void accumulate(const K& kernel, slot* slots) {
+    const std::int64_t blocks = packs(kernel.rows) / U;
+    Kokkos::parallel_for("kops::kokkos::partial::accumulate", range(0, blocks), accumulate_functor{kernel, slots});
+    Kokkos::DefaultHostExecutionSpace().fence();
+  }
+
+  // a <- a then b: b's slice follows a's on the reduced axis. Not commutative.
+  static void combine(slot& a, const slot& b) {
+    if (b.terms == 0) return;
+    if (a.terms == 0) {
+      a = b;
+      return;
+    }
+    op::template combine<math>(a.acc, b.acc);
+    a.terms += b.terms;
+  }
+
+  // out:(rows, Red::dim) <- finalize(slots).
+  struct finalize_functor {
+    const slot* slots;
+    Out* out;
+    std::int64_t rows;
+    void operator()(const std::int64_t p) const {
+      const std::int64_t row0 = p * L;
+      const int valid = int(std::clamp<std::int64_t>(rows - row0, 0, L));
+      for (int l = 0; l < valid; ++l) op::template finalize<math>(slots[p].acc, l, out + (row0 + l) * Red::dim);
+    }
+  };
+  static void finalize(const slot* slots, std::int64_t rows, Out* out) {
+    const std::int64_t used = (rows + L - 1) / L;  // packs holding at least one row
+    Kokkos::parallel_for("kops::kokkos::partial::finalize", range(0, used), finalize_functor{slots, out, rows});
+    Kokkos::DefaultHostExecutionSpace().fence();
+  }
+};
+
+} // namespace kops::kokkos::detail

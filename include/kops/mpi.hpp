@@ -1,0 +1,337 @@
+// kops::mpi::eval: one reduction over data spread across MPI ranks, each rank
+// reducing its own slice of the reduced axis on the CPU (Kokkos backend).
+//
+//   kops::mpi::eval<Policy...>(red, comm, M, N, out, args...);          // the reduced axis is split
+//   kops::mpi::eval<Policy...>(red, comm, split, M, N, out, args...);   // split = kops::mpi::split_i / split_j
+//
+// Data layout per rank. One axis, the split axis (by default the axis `red`
+// reduces over: j for axis_j, i for axis_i), is cut into consecutive slices,
+// one per rank in rank order (rank 0 holds the first indices); a slice may be
+// empty. Every rank passes
+//   - for the split axis: its own size (N_r for j, M_r for i) and its slice of
+//     every variable of that category, (N_r, D) / (M_r, D) row-major;
+//   - for the other axis: the whole size, the same on every rank, and the
+//     whole arrays;
+//   - the parameters, whole.
+// The whole split axis is the concatenation of the slices, N = sum_r N_r; each
+// rank's offset is an MPI_Exscan of the slice sizes. The call is collective:
+// every rank of comm calls it with the same reduction and policies.
+//
+// Reducing over the split axis (the usual case: a kernel sum, a nearest-
+// neighbour search over points held by many processes): each rank folds its
+// slice into the reduction's partial accumulators for every output row
+// (backends/kokkos/partial.hpp: one accumulator per SIMD pack of rows, global
+// indices for arg reductions); one MPI_Allreduce merges them with a user
+// MPI_Op that runs the reduction's own combine. The op is created
+// non-commutative, so MPI merges in rank order and every reduction gives what
+// one kops::kokkos::eval over the whole axis gives: min / argmin / k-min
+// (indices, ties to the lowest index, NaN rules, index 0 for an argmin over
+// all-+inf terms), logsumexp and softmax (max-shifted sums), sums under every
+// summation scheme (up to the rounding of another order of additions). Every
+// rank receives the whole output, out:(rows, red.dim).
+//
+// Reducing over the other axis (split = the output rows' axis): each rank
+// evaluates its own slice of output rows locally, out:(its rows, red.dim); no
+// data moves. Two-pass reductions (kops::grad of logsumexp / sumsoftmaxweight
+// w.r.t. a variable of the reduced axis, reductions/chained.hpp) run each pass
+// in whichever of the two modes its axis calls for, e.g. with j split, the
+// gradient w.r.t. y_j: the forward logsumexp over j (merged across ranks),
+// then each rank's own rows y_j.
+//
+// Errors: a kops::error on every rank, never a hang, when a rank rejects its
+// arguments (null pointers, negative sizes, overlapping output; the others
+// report which rank), the ranks disagree on the size of the unsplit axis or
+// were built with different SIMD widths, the whole axis is shorter than a
+// k-min's K, Kokkos or MPI is not initialised, or an MPI call returns an error
+// (with MPI_ERRORS_RETURN; MPI's default handler aborts first).
+//
+// Cost: the reduction itself, as kops::kokkos::eval's, on each rank's slice;
+// then one MPI_Allreduce of the accumulators, one per SIMD pack of rows (a
+// float sum: about 12 bytes per output row, three times the output; a k-min,
+// K times more), plus three small collectives that check the arguments.
+//
+// Limitations: CPU only (no kops::cuda variant yet: it would combine the same
+// way from GPU_2D's scratch accumulators); every rank builds the whole output
+// (no root-only variant); the accumulators cross the network as bytes, so all
+// ranks must run the same binary, or at least the same SIMD width and policies
+// (checked by size); data are not redistributed: the caller chooses the slices;
+// a failure after the checks on one rank only (out of memory for the
+// accumulators) is not agreed on, so the other ranks would wait in MPI.
+//
+// Example: a Gaussian sum over points y_j spread across ranks.
+//
+//   constexpr auto conv = kops::sum_reduction(kops::exp(-g * kops::sqdist(x, y)) * b, kops::axis_j);
+//   // x:(M,3) whole on every rank; y:(N_r,3), b:(N_r,1) this rank's slice; out:(M,1)
+//   kops::mpi::eval(conv, MPI_COMM_WORLD, M, N_r, out, px, py_r, pb_r, pg);
+#pragma once
+
+#include <mpi.h>
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <kops/kokkos.hpp>
+#include <kops/backends/kokkos/partial.hpp>
+
+/// \brief One reduction over data spread across MPI ranks (CPU, Kokkos backend):
+/// each rank reduces its slice of an axis, the partial accumulators are merged
+/// with the reduction's own combine through a non-commutative MPI_Op
+/// (include/kops/mpi.hpp's file comment: layout per rank, errors, cost, limits).
+namespace kops::mpi {
+
+/// Which axis is cut into per-rank slices: i (the M rows of i-variables) or j.
+template <category C>
+struct split_tag {
+  static_assert(C == category::i || C == category::j, "kops::mpi::split_tag: the split axis is i or j");
+  static constexpr category value = C;
+};
+/// The i axis (the M rows of the i-variables) is cut into per-rank slices.
+inline constexpr split_tag<category::i> split_i{};
+/// The j axis (the N rows of the j-variables) is cut into per-rank slices.
+inline constexpr split_tag<category::j> split_j{};
+
+namespace detail {
+
+inline constexpr const char* where = "kops::mpi::eval";
+
+inline void check_mpi(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) len = 0;
+  throw error(std::string(where) + ": " + call + " failed: " + std::string(text, std::size_t(len)));
+}
+
+// `bytes` contiguous bytes: one partial accumulator slot.
+class bytes_type {
+ public:
+  explicit bytes_type(std::size_t bytes) {
+    check_mpi(MPI_Type_contiguous(int(bytes), MPI_BYTE, &type_), "MPI_Type_contiguous");
+    const int rc = MPI_Type_commit(&type_);
+    if (rc != MPI_SUCCESS) {
+      MPI_Type_free(&type_);
+      check_mpi(rc, "MPI_Type_commit");
+    }
+  }
+  ~bytes_type() { MPI_Type_free(&type_); }
+  bytes_type(const bytes_type&) = delete;
+  bytes_type& operator=(const bytes_type&) = delete;
+  MPI_Datatype get() const { return type_; }
+
+ private:
+  MPI_Datatype type_ = MPI_DATATYPE_NULL;
+};
+
+class user_op {
+ public:
+  user_op(MPI_User_function* fn, bool commutative) {
+    check_mpi(MPI_Op_create(fn, commutative ? 1 : 0, &op_), "MPI_Op_create");
+  }
+  ~user_op() { MPI_Op_free(&op_); }
+  user_op(const user_op&) = delete;
+  user_op& operator=(const user_op&) = delete;
+  MPI_Op get() const { return op_; }
+
+ private:
+  MPI_Op op_ = MPI_OP_NULL;
+};
+
+// The MPI_Op's function: inout[e] <- in[e] then inout[e], `in` holding the
+// lower ranks' slices (MPI's order for a non-commutative op). MPI's buffers
+// need not have the slots' 64-byte alignment (they hold SIMD packs), hence the
+// copies into aligned locals.
+template <class Part>
+void combine_slots(void* in, void* inout, int* len, MPI_Datatype*) {
+  using slot = typename Part::slot;
+  const auto* lower = static_cast<const unsigned char*>(in);
+  auto* upper = static_cast<unsigned char*>(inout);
+  for (int e = 0; e < *len; ++e) {
+    slot a, b;
+    std::memcpy(static_cast<void*>(&a), lower + std::size_t(e) * sizeof(slot), sizeof(slot));
+    std::memcpy(static_cast<void*>(&b), upper + std::size_t(e) * sizeof(slot), sizeof(slot));
+    Part::combine(a, b);
+    std::memcpy(upper + std::size_t(e) * sizeof(slot), static_cast<const void*>(&a), sizeof(slot));
+  }
+}
+
+// Position of this rank's slice on the whole split axis.
+struct slice {
+  std::int64_t offset, total;
+};
+
+// Checks every rank's arguments and agrees on the outcome, so that either
+// every rank throws or none does; returns the slice. Collective.
+// acc_bytes: the size of the partial accumulators (0 when no pass merges).
+template <class Red, category C, class T, class Out>
+slice check_collectively(MPI_Comm comm, std::int64_t M, std::int64_t N, const Out* out, const T* const* args,
+                         std::size_t acc_bytes) {
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized)
+    throw error(std::string(where) + ": MPI is not initialized (call MPI_Init first, MPI_Finalize last)");
+  if (comm == MPI_COMM_NULL) throw error(std::string(where) + ": the communicator is MPI_COMM_NULL");
+  int rank = 0;
+  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+
+  // This rank's own checks, as kops::kokkos::eval makes them; a k-min's K
+  // terms are counted on the whole split axis below.
+  std::string own;
+  try {
+    auto info = kops::detail::call_info_of<Red>::value;
+    if (Red::red_cat == C) info.min_terms = 0;
+    const void* untyped[Red::signature::size + 1] = {};
+    for (int k = 0; k < Red::signature::size; ++k) untyped[k] = args[k];
+    kops::detail::check_arguments_impl(where, info, M, N, out, untyped);
+    kops::detail::check_no_overlap_impl(where, info, M, N, out, untyped, sizeof(Out), sizeof(T));
+    if (!Kokkos::is_initialized())
+      throw error(std::string(where) + ": Kokkos is not initialized (create a Kokkos::ScopeGuard "
+                                       "or call Kokkos::initialize first)");
+  } catch (const error& e) {
+    own = e.what();
+  }
+
+  const std::int64_t local = C == category::i ? M : N;
+  const std::int64_t whole = C == category::i ? N : M;
+  constexpr std::int64_t none = std::numeric_limits<std::int64_t>::min();
+  // One MPI_MAX gives the first failing rank (as -rank) and min / max of the rest.
+  std::int64_t mine[5] = {own.empty() ? none : -std::int64_t(rank), whole, -whole, std::int64_t(acc_bytes),
+                          -std::int64_t(acc_bytes)};
+  std::int64_t agreed[5];
+  check_mpi(MPI_Allreduce(mine, agreed, 5, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
+  slice s{0, 0};
+  check_mpi(MPI_Exscan(&local, &s.offset, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan");
+  if (rank == 0) s.offset = 0;  // MPI_Exscan leaves rank 0's result undefined
+  check_mpi(MPI_Allreduce(&local, &s.total, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
+
+  if (!own.empty()) throw error(own);
+  if (agreed[0] != none)
+    throw error(std::string(where) + ": rank " + std::to_string(-agreed[0]) +
+                " rejected its arguments (its kops::error says why); no rank evaluated the reduction");
+  const char* name = C == category::i ? "N (the number of j rows" : "M (the number of i rows";
+  const char* split = C == category::i ? "i" : "j";
+  if (agreed[1] != -agreed[2])
+    throw error(std::string(where) + ": the ranks disagree on " + name + ", which every rank passes whole when the " +
+                split + " axis is split): from " + std::to_string(-agreed[2]) + " to " + std::to_string(agreed[1]));
+  if (agreed[3] != -agreed[4])
+    throw error(std::string(where) + ": the ranks' partial accumulators differ in size (" +
+                std::to_string(-agreed[4]) + " to " + std::to_string(agreed[3]) +
+                " bytes): every rank must run a build with the same SIMD width and the same policies");
+  const auto& info = kops::detail::call_info_of<Red>::value;
+  const std::int64_t rows = Red::row_cat == category::i ? M : N;
+  if (Red::red_cat == C && rows > 0 && s.total < info.min_terms)
+    throw error(std::string(where) + ": " + info.reduction + "<" + std::to_string(info.min_terms) +
+                "> needs at least " + std::to_string(info.min_terms) +
+                " terms per output row, but the split axis has " + std::to_string(s.total) +
+                " on all ranks together");
+  return s;
+}
+
+// Bytes of the partial accumulators of Red's passes that merge across ranks.
+template <class Pol, category C, class Red, class T, class Out>
+constexpr std::size_t acc_bytes() {
+  if constexpr (is_chained_v<Red>) {
+    using First = typename Red::first;
+    return acc_bytes<Pol, C, First, T, typename First::op::template out_t<T>>() +
+           acc_bytes<Pol, C, typename Red::second, T, Out>();
+  } else if constexpr (Red::red_cat == C) {
+    return sizeof(typename kokkos::detail::partial<Red, T, Out, Pol>::slot);
+  } else {
+    return 0;
+  }
+}
+
+// One reduction (a pass of a chained one included), arguments already checked.
+template <auto... Policy, class Red, category C, class Out, class T, class... Args>
+void run(Red, MPI_Comm comm, split_tag<C>, slice s, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
+         const Args*... args) {
+  using Pol = kops::detail::policy_of_t<Policy...>;
+  if constexpr (is_chained_v<Red>) {
+    // First's output rows are of First's row category: this rank's slice when
+    // that is the split axis, else whole; M and N say which either way.
+    using First = typename Red::first;
+    std::vector<T> buffer(std::size_t((First::row_cat == category::i ? M : N) * First::dim));
+    const T* const first_ptrs[sizeof...(Args) + 1] = {args..., nullptr};
+    run<Policy...>(First{}, comm, split_tag<C>{}, s, M, N, buffer.data(), first_ptrs, args...);
+    const T* const second_ptrs[sizeof...(Args) + 1] = {args..., buffer.data()};
+    run<Policy...>(typename Red::second{}, comm, split_tag<C>{}, s, M, N, out, second_ptrs, args...,
+                   static_cast<const T*>(buffer.data()));
+  } else if constexpr (Red::red_cat == C) {
+    using Part = kokkos::detail::partial<Red, T, Out, Pol>;
+    using slot = typename Part::slot;
+    const std::int64_t rows = Red::row_cat == category::i ? M : N;  // the same on every rank
+    const std::int64_t cols = Red::no_work ? 0 : Red::red_cat == category::i ? M : N;
+    if (rows == 0) return;
+    std::vector<slot> slots(std::size_t(Part::packs(rows)));
+    Part::accumulate(typename Part::K{ptrs, nullptr, rows, cols, s.offset}, slots.data());
+
+    bytes_type type(sizeof(slot));
+    user_op op(&combine_slots<Part>, false);
+    constexpr std::int64_t most = std::numeric_limits<int>::max();  // MPI counts are int
+    for (std::int64_t first = 0; first < std::int64_t(slots.size()); first += most) {
+      const int count = int(std::min<std::int64_t>(most, std::int64_t(slots.size()) - first));
+      check_mpi(MPI_Allreduce(MPI_IN_PLACE, slots.data() + first, count, type.get(), op.get(), comm),
+                "MPI_Allreduce");
+    }
+    Part::finalize(slots.data(), rows, out);
+  } else {
+    // The rows are split and the reduced axis is whole here: a local eval.
+    (void)comm;
+    (void)s;
+    (void)ptrs;
+    kops::kokkos::eval<Policy...>(Red{}, M, N, out, args...);
+  }
+}
+
+} // namespace detail
+
+/// \brief Evaluates `red` over data whose `split` axis is cut into consecutive
+/// per-rank slices (rank order); collective over `comm`.
+///
+/// out:(rows, red.dim). M, N: this rank's sizes (its slice on the split axis,
+/// the whole other axis, equal on every rank); args: its slices of the split
+/// axis' variables, the whole other arrays and parameters. Splitting the
+/// reduced axis merges every rank's partial accumulators (MPI_Allreduce with
+/// the reduction's combine, in rank order: indices are global, ties go to the
+/// lowest index) and every rank receives the whole output; splitting the
+/// output rows' axis evaluates each rank's rows locally. Policy: as
+/// kops::kokkos::eval's. Throws kops::error on every rank when any rank's
+/// arguments are bad or the ranks disagree (never a hang).
+template <auto... Policy, ReductionType Red, category C, class Out, class... Args>
+void eval(Red red, MPI_Comm comm, split_tag<C> split, std::int64_t M, std::int64_t N, Out* out,
+          const Args*... args) {
+  static_assert(kops::detail::valid_policies_v<Policy...>,
+                "kops::mpi::eval: the template arguments are policies, at most one of each kind: "
+                "a kops::precision, a kops::sum_scheme, a kops::dtype_acc");
+  using T = kops::detail::call_element_t<Out, Args...>;
+  static_assert(sizeof...(Args) == Red::nargs,
+                "kops::mpi::eval: pass exactly one pointer per argument index of the formula "
+                "(0 .. max index), in index order");
+  static_assert(std::is_same_v<Out, typename Red::op::template out_t<T>>,
+                "kops::mpi::eval: wrong output pointer type (value reductions write T*, "
+                "index reductions such as argmin write std::int64_t*, value-and-index reductions such as "
+                "min_argmin write kops::value_index<T>*)");
+  using Pol = kops::detail::policy_of_t<Policy...>;
+  const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
+  const detail::slice s = detail::check_collectively<Red, C>(comm, M, N, out, ptrs,
+                                                             detail::acc_bytes<Pol, C, Red, T, Out>());
+  detail::run<Policy...>(red, comm, split, s, M, N, out, ptrs, args...);
+}
+
+/// \brief kops::mpi::eval with the reduced axis split: j for an axis_j
+/// reduction, i for axis_i (the usual case: a kernel sum or a nearest-neighbour
+/// search over points held by many processes).
+template <auto... Policy, ReductionType Red, class Out, class... Args>
+void eval(Red red, MPI_Comm comm, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
+  eval<Policy...>(red, comm, split_tag<Red::red_cat>{}, M, N, out, args...);
+}
+
+} // namespace kops::mpi
