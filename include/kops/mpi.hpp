@@ -224,7 +224,8 @@ slice check_collectively(MPI_Comm comm, std::int64_t M, std::int64_t N, const Ou
   if (agreed[3] != -agreed[4])
     throw error(std::string(where) + ": the ranks' partial accumulators differ in size (" +
                 std::to_string(-agreed[4]) + " to " + std::to_string(agreed[3]) +
-                " bytes): every rank must run a build with the same SIMD width and the same policies");
+                " bytes per block of rows): every rank must run a build with the same SIMD width, the same "
+                "KOPS_CPU_UNROLL and the same policies");
   const auto& info = kops::detail::call_info_of<Red>::value;
   const std::int64_t rows = Red::row_cat == category::i ? M : N;
   if (Red::red_cat == C && rows > 0 && s.total < info.min_terms)
@@ -243,7 +244,10 @@ constexpr std::size_t acc_bytes() {
     return acc_bytes<Pol, C, First, T, typename First::op::template out_t<T>>() +
            acc_bytes<Pol, C, typename Red::second, T, Out>();
   } else if constexpr (Red::red_cat == C) {
-    return sizeof(typename kokkos::detail::partial<Red, T, Out, Pol>::slot);
+    // Per block of rows: the slot size times the slots per block (the SIMD
+    // width and KOPS_CPU_UNROLL both set the layout the ranks must share).
+    using Part = kokkos::detail::partial<Red, T, Out, Pol>;
+    return sizeof(typename Part::slot) * std::size_t(Part::packs(1));
   } else {
     return 0;
   }

@@ -235,6 +235,34 @@ TEMPLATE_TEST_CASE("logsumexp: an empty range is -inf, infinite terms are exact"
   CHECK(out[0] == inf);
 }
 
+// The negligible-term rule (reductions/detail/expsum.hpp): the factor
+// exp(f - max) of a term more than 80 (float) / 700 (double) below the running
+// maximum is 0; a term just above the threshold counts, its weight in full.
+TEMPLATE_TEST_CASE("weighted logsumexp flushes exp(f - max) below e^-80 (e^-700) to 0", "[reductions]",
+                   KOPS_TEST_CONFIGS) {
+  using T = typename TestType::type;
+  const T cut = std::is_same_v<T, float> ? T(80) : T(700);
+  constexpr auto xx = kops::vi<0, 1>;
+  constexpr auto ff = kops::vj<1, 1>;
+  constexpr auto ww = kops::vj<2, 1>;
+  const std::vector<T> px{0};
+  std::vector<T> out(1, T(7));
+  const auto run = [&](const std::vector<T>& f, const std::vector<T>& w) {
+    TestType::backend::eval(kops::logsumexp_reduction(xx + ff, ww, kops::axis_j), 1, std::int64_t(f.size()),
+                            out.data(), px.data(), f.data(), w.data());
+    return out[0];
+  };
+  // Flushed: a term cut + 5 below the maximum with weight e^(cut + 4) would add
+  // e^-1 (exactly: log(1 + e^-1) = 0.313); it adds 0, in either order.
+  const T huge = T(std::exp(double(cut) + 4));
+  CHECK(run({0, -(cut + 5)}, {1, huge}) == T(0));
+  CHECK(run({-(cut + 5), 0}, {huge, 1}) == T(0));
+  // Kept: a term cut - 1 below the maximum with weight e^(cut - 1): log(1 + 1) = log 2.
+  const T big = T(std::exp(double(cut) - 1));
+  CHECK(std::abs(run({0, -(cut - 1)}, {1, big}) - T(std::log(2.0))) < T(1e-5));
+  CHECK(std::abs(run({-(cut - 1), 0}, {big, 1}) - T(std::log(2.0))) < T(1e-5));
+}
+
 TEMPLATE_TEST_CASE("the two-pass logsumexp gradient w.r.t. y matches a loop", "[reductions][grad]", KOPS_TEST_CONFIGS) {
   using T = typename TestType::type;
   constexpr auto xx = kops::vi<0, 3>;

@@ -1,10 +1,24 @@
 #pragma once
 
-#include <numeric>
 
 #include <kops/core/formula.hpp>
 
 namespace kops {
+
+namespace detail {
+// Greatest common divisor of |a| and |b| (std::gcd without <numeric>, whose
+// C++20 parallel-algorithm declarations cost every translation unit).
+constexpr long long gcd(long long a, long long b) {
+  a = a < 0 ? -a : a;
+  b = b < 0 ? -b : b;
+  while (b != 0) {
+    const long long r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+} // namespace detail
 
 template <long long N>
 struct IntConst : formula_node {
@@ -21,19 +35,21 @@ struct IntConst : formula_node {
 
 template <long long P, long long Q>
 struct Rational : formula_node {
-  static_assert(Q > 1 && std::gcd(P, Q) == 1, "kops::Rational: build it with make_constant<P, Q>()");
+  static_assert(Q > 1 && detail::gcd(P, Q) == 1, "kops::Rational: build it with make_constant<P, Q>()");
   static constexpr int dim = 1;
   static constexpr long long num = P, den = Q;
   using children = type_list<>;
 
+  // P/Q in S, rounded once from the quotient in long double, at compile time:
+  // a variable template, so that no long double appears in device code (nvcc
+  // warns about a long double even in a constexpr local of a device function).
+  template <class S>
+  static constexpr S value = static_cast<S>(static_cast<long double>(P) / static_cast<long double>(Q));
+
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx&) {
     using V = value_t<Ctx>;
-    using S = typename Ctx::scalar_type;
-    // Rounded once, from the quotient in long double, at compile time (so no
-    // long double reaches device code).
-    constexpr S v = static_cast<S>(static_cast<long double>(P) / static_cast<long double>(Q));
-    return vec<V, 1>{{V(v)}};
+    return vec<V, 1>{{V(value<typename Ctx::scalar_type>)}};
   }
 };
 
@@ -88,7 +104,7 @@ template <long long P, long long Q>
 constexpr auto make_constant() {
   static_assert(Q != 0, "kops: division by the constant zero");
   constexpr long long s = Q < 0 ? -1 : 1;
-  constexpr long long g = std::gcd(P, Q);
+  constexpr long long g = detail::gcd(P, Q);
   constexpr long long p = s * P / g, q = s * Q / g;
   if constexpr (p == 0) return Zero<1>{};
   else if constexpr (q == 1) return IntConst<p>{};

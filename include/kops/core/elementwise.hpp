@@ -18,6 +18,11 @@
 
 namespace kops {
 
+// Defined in ops/sum.hpp (it needs sum); declared here so that the binary and
+// ternary vjp below name a declared template (clang does not find it otherwise).
+template <int D, Formula H>
+constexpr auto fit_dim(H h);
+
 template <class Op, Formula F>
 struct Unary : formula_node {
   static constexpr int dim = F::dim;

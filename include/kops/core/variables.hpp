@@ -1,22 +1,22 @@
-// The variables of a formula, computed with Boost.Hana on the host (never in
-// device code: Hana's function objects are not usable there, see DESIGN.md).
+// The variables of a formula, as constexpr data:
 //
-//   all_variables<F>()   hana::tuple of hana::type<Var...> in tree order, with repeats
-//   signature_t<F>       type_list<Slot0, ..., Slot{n-1}>, one slot per argument
-//                        index 0..max: the Var used there, or Unused<I>
-//   consistent_v<F>      every index names one (category, dim)
+//   detail::vars_of<F>::value   std::array of var_info{cat, index, dim}, one per
+//                               variable leaf in tree order, with repeats
+//   signature_t<F>              type_list<Slot0, ..., Slot{n-1}>, one slot per argument
+//                               index 0..max: the Var used there, or Unused<I>
+//   consistent_v<F>             every index names one (category, dim)
+//
+// Every variable is a Var<C, I, D>, so the list holds values, not types, and the
+// slots are rebuilt from them. vars_of<F> is a class template: each subtree's
+// list is computed once per translation unit and reused by every formula that
+// contains it (a gradient repeats the subtrees of its formula many times).
+// Plain constexpr functions and folds: a Boost.Hana tuple of types here cost a
+// quarter of the front end's time on a Gaussian gradient (hana::flatten and
+// filter instantiated per node), in each of nvcc's three front-end passes.
 #pragma once
 
-#include <boost/hana/all_of.hpp>
-#include <boost/hana/any_of.hpp>
-#include <boost/hana/bool.hpp>
-#include <boost/hana/filter.hpp>
-#include <boost/hana/flatten.hpp>
-#include <boost/hana/fold_left.hpp>
-#include <boost/hana/front.hpp>
-#include <boost/hana/is_empty.hpp>
-#include <boost/hana/tuple.hpp>
-#include <boost/hana/type.hpp>
+#include <array>
+#include <cstddef>
 #include <utility>
 
 #include <kops/core/variable.hpp>
@@ -32,56 +32,72 @@ struct Unused {
 };
 
 namespace detail {
-namespace hana = boost::hana;
 
-template <class F> constexpr auto all_variables();
+struct var_info {
+  category cat;
+  int index;
+  int dim;
+};
 
+template <class F> struct vars_of;
+
+template <class L> struct vars_of_children;
 template <class... C>
-constexpr auto variables_of_children(type_list<C...>) {
-  return hana::flatten(hana::make_tuple(all_variables<C>()...));
-}
+struct vars_of_children<type_list<C...>> {
+  static constexpr std::size_t size = (std::size_t(0) + ... + vars_of<C>::value.size());
+  static constexpr std::array<var_info, size> make() {
+    std::array<var_info, size> a{};
+    [[maybe_unused]] std::size_t k = 0;  // unused for a leaf (no children)
+    ([&] {
+      for (const var_info& v : vars_of<C>::value) a[k++] = v;
+    }(), ...);
+    return a;
+  }
+};
 
 template <class F>
-constexpr auto all_variables() {
-  if constexpr (is_variable_v<F>) return hana::make_tuple(hana::type_c<F>);
-  else return variables_of_children(typename F::children{});
-}
+struct vars_of {
+  static constexpr auto value = vars_of_children<typename F::children>::make();
+};
+template <category C, int I, int D>
+struct vars_of<Var<C, I, D>> {
+  static constexpr std::array<var_info, 1> value{{{C, I, D}}};
+};
 
+// Position of the first variable with argument index I in F's list, or -1.
 template <class F, int I>
-constexpr auto variables_with_index() {
-  return hana::filter(all_variables<F>(), [](auto t) {
-    return hana::bool_c<decltype(t)::type::index == I>;
-  });
-}
-
-template <class F, int I>
-constexpr bool index_consistent() {
-  constexpr auto vs = variables_with_index<F, I>();
-  if constexpr (hana::is_empty(vs)) {
-    return true;
-  } else {
-    using first = typename decltype(+hana::front(vs))::type;
-    return hana::all_of(vs, [](auto t) {
-      return hana::bool_c<std::is_same_v<typename decltype(t)::type, first>>;
-    });
+constexpr int first_with_index() {
+  // Range-for loops here and below: nvcc warns about `k < size()` when the
+  // list is empty (a formula of constants).
+  int k = 0;
+  for (const var_info& v : vars_of<F>::value) {
+    if (v.index == I) return k;
+    ++k;
   }
+  return -1;
 }
 
+template <class F, int I, int P = first_with_index<F, I>()>
+struct slot {
+  using type = Var<vars_of<F>::value[std::size_t(P)].cat, I, vars_of<F>::value[std::size_t(P)].dim>;
+};
 template <class F, int I>
-constexpr auto slot() {
-  constexpr auto vs = variables_with_index<F, I>();
-  if constexpr (hana::is_empty(vs)) return hana::type_c<Unused<I>>;
-  else return hana::front(vs);
-}
+struct slot<F, I, -1> {
+  using type = Unused<I>;
+};
 
 template <class F, int... I>
 constexpr auto make_signature(std::integer_sequence<int, I...>) {
-  return type_list<typename decltype(+slot<F, I>())::type...>{};
+  return type_list<typename slot<F, I>::type...>{};
 }
 
-template <class F, int... I>
-constexpr bool all_consistent(std::integer_sequence<int, I...>) {
-  return (index_consistent<F, I>() && ...);
+// Every variable of F with one argument index has the same category and dim.
+template <class F>
+constexpr bool all_consistent() {
+  for (const var_info& a : vars_of<F>::value)
+    for (const var_info& b : vars_of<F>::value)
+      if (a.index == b.index && (a.cat != b.cat || a.dim != b.dim)) return false;
+  return true;
 }
 
 } // namespace detail
@@ -89,10 +105,9 @@ constexpr bool all_consistent(std::integer_sequence<int, I...>) {
 // Largest argument index used by F, or -1 when F reads no variable.
 template <Formula F>
 constexpr int max_index() {
-  return boost::hana::fold_left(detail::all_variables<F>(), -1, [](int m, auto t) {
-    constexpr int i = decltype(t)::type::index;
-    return m > i ? m : i;
-  });
+  int m = -1;
+  for (const detail::var_info& v : detail::vars_of<F>::value) m = v.index > m ? v.index : m;
+  return m;
 }
 
 template <Formula F>
@@ -100,14 +115,13 @@ using signature_t =
     decltype(detail::make_signature<F>(std::make_integer_sequence<int, max_index<F>() + 1>{}));
 
 template <Formula F>
-inline constexpr bool consistent_v =
-    detail::all_consistent<F>(std::make_integer_sequence<int, max_index<F>() + 1>{});
+inline constexpr bool consistent_v = detail::all_consistent<F>();
 
 template <Formula F, category C>
 constexpr bool uses_category() {
-  return boost::hana::any_of(detail::all_variables<F>(), [](auto t) {
-    return boost::hana::bool_c<decltype(t)::type::cat == C>;
-  });
+  for (const detail::var_info& v : detail::vars_of<F>::value)
+    if (v.cat == C) return true;
+  return false;
 }
 
 } // namespace kops

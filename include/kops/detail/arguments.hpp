@@ -2,7 +2,6 @@
 // checks of sizes and pointers, and the layout of row-variable tiles.
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -32,10 +31,8 @@ template <class Out, class... Ts> using call_element_t = typename call_element<O
 template <class S> inline constexpr bool is_unused_slot_v = false;
 template <int I> inline constexpr bool is_unused_slot_v<Unused<I>> = true;
 
-inline std::string variable_name(category c, int index, int dim) {
-  const char* b = c == category::i ? "vi" : c == category::j ? "vj" : "pm";
-  return std::string(b) + "<" + std::to_string(index) + "," + std::to_string(dim) + ">";
-}
+// The builder's name of a variable's category: the vi / vj / pm of "vj<1,3>".
+inline const char* variable_prefix(category c) { return c == category::i ? "vi" : c == category::j ? "vj" : "pm"; }
 
 // Sum of the dims of the slots of category C (the rows of a tile).
 template <class Sig, category C> struct row_dims_impl;
@@ -73,7 +70,7 @@ void fill_tile(T* tile, const T* const* args, std::int64_t row0, int valid) {
           constexpr int D = S::dim, off = row_offset<Sig, C, S::index>();
           const T* src = args[S::index];
           for (int l = 0; l < L; ++l) {
-            const T* row = src + (row0 + std::min(l, valid - 1)) * D;
+            const T* row = src + (row0 + (l < valid - 1 ? l : valid - 1)) * D;
             for (int k = 0; k < D; ++k) tile[(off + k) * L + l] = row[k];
           }
         }
@@ -145,24 +142,23 @@ inline bool overlapping(const void* a, std::uint64_t na, const void* b, std::uin
                                                     std::int64_t N, const void* out, const void* const* args) {
   // The message is built only on the error path: a successful call allocates
   // nothing (examples/embedded counts operator new in its time loop).
-  const auto w = [where] { return std::string(where); };
-  if (M < 0) throw error(w() + ": M (the number of i rows) must be >= 0, got " + std::to_string(M));
-  if (N < 0) throw error(w() + ": N (the number of j rows) must be >= 0, got " + std::to_string(N));
+  if (M < 0) fail("%s: M (the number of i rows) must be >= 0, got %lld", where, (long long)M);
+  if (N < 0) fail("%s: N (the number of j rows) must be >= 0, got %lld", where, (long long)N);
   const std::int64_t rows = c.row_cat == category::i ? M : N;
-  if (rows > 0 && out == nullptr) throw error(w() + ": the output pointer is null");
+  if (rows > 0 && out == nullptr) fail("%s: the output pointer is null", where);
   // The k-min family needs K terms in every reduced range.
   const std::int64_t terms = c.red_cat == category::i ? M : N;
   if (rows > 0 && terms < c.min_terms)
-    throw error(w() + ": " + c.reduction + "<" + std::to_string(c.min_terms) + "> needs at least " +
-                std::to_string(c.min_terms) + " terms per output row, but the reduced axis has " +
-                (c.red_cat == category::i ? "M = " : "N = ") + std::to_string(terms));
+    fail("%s: %s<%lld> needs at least %lld terms per output row, but the reduced axis has %s = %lld", where,
+         c.reduction, (long long)c.min_terms, (long long)c.min_terms, c.red_cat == category::i ? "M" : "N",
+         (long long)terms);
   for (int k = 0; k < c.nslots; ++k) {
     const slot_info& s = c.slots[k];
     if (!s.used) continue;
     const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
     if (n > 0 && args[s.index] == nullptr)
-      throw error(w() + ": argument " + std::to_string(s.index) + " (" + variable_name(s.cat, s.index, s.dim) +
-                  ") is a null pointer");
+      fail("%s: argument %d (%s<%d,%d>) is a null pointer", where, int(s.index), variable_prefix(s.cat), int(s.index),
+           int(s.dim));
   }
 }
 
@@ -179,9 +175,9 @@ inline bool overlapping(const void* a, std::uint64_t na, const void* b, std::uin
     if (!s.used) continue;
     const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
     if (overlapping(out, out_bytes, args[s.index], extent_bytes(n, s.dim, arg_size)))
-      throw error(std::string(where) + ": the output array overlaps argument " + std::to_string(s.index) + " (" +
-                  variable_name(s.cat, s.index, s.dim) +
-                  "); kops reads the inputs while it writes the output, so the output needs its own buffer");
+      fail("%s: the output array overlaps argument %d (%s<%d,%d>); kops reads the inputs while it writes the "
+           "output, so the output needs its own buffer",
+           where, int(s.index), variable_prefix(s.cat), int(s.index), int(s.dim));
   }
 }
 

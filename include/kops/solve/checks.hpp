@@ -122,16 +122,15 @@ struct solve_plan {
 template <class Red, class V, class T>
 solve_plan check_solve_arguments(const char* where, std::int64_t M, std::int64_t N, const T* a,
                                  const T* const* args, const solve_options& o) {
-  const auto w = [where] { return std::string(where); };  // built on the error path only
-  if (M < 0) throw error(w() + ": M (the number of i rows) must be >= 0, got " + std::to_string(M));
-  if (N < 0) throw error(w() + ": N (the number of j rows) must be >= 0, got " + std::to_string(N));
+  if (M < 0) fail("%s: M (the number of i rows) must be >= 0, got %lld", where, (long long)M);
+  if (N < 0) fail("%s: N (the number of j rows) must be >= 0, got %lld", where, (long long)N);
   if (M != N)
-    throw error(w() + ": K must be square, M (the number of i rows, " + std::to_string(M) +
-                ") must equal N (the number of j rows, " + std::to_string(N) + ")");
+    fail("%s: K must be square, M (the number of i rows, %lld) must equal N (the number of j rows, %lld)", where,
+         (long long)M, (long long)N);
   if (N > 0 && args[V::index] == nullptr)
-    throw error(w() + ": argument " + std::to_string(V::index) + " (" + variable_name(V::cat, V::index, V::dim) +
-                "), the right-hand side b, is a null pointer");
-  if (N > 0 && a == nullptr) throw error(w() + ": the solution pointer is null");
+    fail("%s: argument %d (%s<%d,%d>), the right-hand side b, is a null pointer", where, V::index,
+         variable_prefix(V::cat), V::index, V::dim);
+  if (N > 0 && a == nullptr) fail("%s: the solution pointer is null", where);
   check_arguments<Red>(where, M, N, a, args);
 
   solve_plan p;
@@ -140,13 +139,10 @@ solve_plan check_solve_arguments(const char* where, std::int64_t M, std::int64_t
   p.absolute_tolerance = o.absolute_tolerance;
   p.max_iterations = o.max_iterations.value_or(10 * p.n);
   p.initial_guess = o.initial_guess;
-  // Written as !(x >= 0) so that NaN fails too.
-  if (!(p.tolerance >= 0))
-    throw error(w() + ": the tolerance must be >= 0, got " + std::to_string(p.tolerance));
-  if (!(p.absolute_tolerance >= 0))
-    throw error(w() + ": the absolute tolerance must be >= 0, got " + std::to_string(p.absolute_tolerance));
-  if (p.max_iterations < 0)
-    throw error(w() + ": max_iterations must be >= 0, got " + std::to_string(p.max_iterations));
+  // Written as !(x >= 0) so that NaN fails too. (%f: std::to_string's format.)
+  if (!(p.tolerance >= 0)) fail("%s: the tolerance must be >= 0, got %f", where, p.tolerance);
+  if (!(p.absolute_tolerance >= 0)) fail("%s: the absolute tolerance must be >= 0, got %f", where, p.absolute_tolerance);
+  if (p.max_iterations < 0) fail("%s: max_iterations must be >= 0, got %lld", where, (long long)p.max_iterations);
   return p;
 }
 

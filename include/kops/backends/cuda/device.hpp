@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
 #include <utility>
 #include <cuda_runtime_api.h>
 
@@ -19,7 +18,8 @@ public:
     if (device < 0) return;
     check(cudaGetDevice(&previous_), where, "querying the current device");
     if (previous_ != device) {
-      check(cudaSetDevice(device), where, ("selecting device " + std::to_string(device)).c_str());
+      if (const cudaError_t e = cudaSetDevice(device); e != cudaSuccess)
+        throw_cuda_error(e, where, "selecting device %d", device);
       restore_ = true;
     }
   }
@@ -101,12 +101,17 @@ int blocks_per_sm(Kernel* kernel, int device, int block, std::size_t shared, con
 class stream_buffer {
 public:
   stream_buffer() = default;
-  stream_buffer(std::size_t bytes, cudaStream_t stream, bool pools, const char* where, const char* what)
+  // `what` names the buffer in error messages; with index >= 0 it is followed
+  // by the index ("argument", 2: "argument 2").
+  stream_buffer(std::size_t bytes, cudaStream_t stream, bool pools, const char* where, const char* what,
+                int index = -1)
       : stream_(stream), pools_(pools) {
     if (bytes == 0) return;
-    const std::string doing = std::string("allocating ") + std::to_string(bytes) + " bytes for " + what;
-    if (pools_) check(cudaMallocAsync(&p_, bytes, stream_), where, doing.c_str());
-    else check(cudaMalloc(&p_, bytes), where, doing.c_str());
+    const cudaError_t e = pools_ ? cudaMallocAsync(&p_, bytes, stream_) : cudaMalloc(&p_, bytes);
+    if (e != cudaSuccess) {
+      if (index < 0) throw_cuda_error(e, where, "allocating %zu bytes for %s", bytes, what);
+      throw_cuda_error(e, where, "allocating %zu bytes for %s %d", bytes, what, index);
+    }
   }
   stream_buffer(stream_buffer&& o) noexcept
       : p_(std::exchange(o.p_, nullptr)), stream_(o.stream_), pools_(o.pools_) {}
@@ -128,14 +133,14 @@ public:
   void release(const char* where, const char* what) {
     void* p = std::exchange(p_, nullptr);
     if (p == nullptr) return;
-    const std::string doing = std::string("freeing ") + what;
     if (pools_) {
-      check(cudaFreeAsync(p, stream_), where, doing.c_str());
+      if (const cudaError_t e = cudaFreeAsync(p, stream_); e != cudaSuccess)
+        throw_cuda_error(e, where, "freeing %s", what);
     } else {
       const cudaError_t s = cudaStreamSynchronize(stream_);
       const cudaError_t f = cudaFree(p);
-      check(s, where, (std::string("synchronising the stream before ") + doing).c_str());
-      check(f, where, doing.c_str());
+      if (s != cudaSuccess) throw_cuda_error(s, where, "synchronising the stream before freeing %s", what);
+      if (f != cudaSuccess) throw_cuda_error(f, where, "freeing %s", what);
     }
   }
 

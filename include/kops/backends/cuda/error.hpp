@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdarg>
 #include <string>
 #include <cuda_runtime_api.h>
 
@@ -18,7 +19,8 @@ namespace kops {
 class cuda_error : public error {
 public:
   cuda_error(cudaError_t code, const std::string& doing)
-      : error(doing + ": " + cudaGetErrorName(code) + ": " + cudaGetErrorString(code)), code_(code) {}
+      : error(kops::detail::format("%s: %s: %s", doing.c_str(), cudaGetErrorName(code), cudaGetErrorString(code))),
+        code_(code) {}
   /// The CUDA error code (cudaErrorInvalidDevice, cudaErrorMemoryAllocation, ...).
   cudaError_t code() const noexcept { return code_; }
 
@@ -29,22 +31,29 @@ private:
 namespace cuda::detail {
 
 // The throwing half of check() / check_launch(), out of line and cold: the
-// message building is compiled once, not inlined into every call site (host
+// message (kops' printf-formatted "where: doing" and CUDA's name and text of
+// the error) is built only here, not inlined into every call site (host
 // compile time), and the checks stay one compare on the normal path.
 // The error, now reported, is also cleared from CUDA's "last error" slot (a
 // sticky error, after a fault in a kernel, cannot be cleared and stays).
-[[noreturn]] __attribute__((noinline, cold)) inline void throw_cuda_error(cudaError_t e, const char* where,
-                                                                         const char* doing,
-                                                                         const char* kernel) {
+[[noreturn]] __attribute__((noinline, cold, format(printf, 3, 4))) inline void throw_cuda_error(cudaError_t e,
+                                                                                               const char* where,
+                                                                                               const char* fmt, ...) {
   (void)cudaGetLastError();
-  if (kernel) throw cuda_error(e, std::string(where) + ": launching the " + kernel + " kernel");
-  throw cuda_error(e, std::string(where) + ": " + doing);
+  std::va_list ap;
+  va_start(ap, fmt);
+  const std::string doing = kops::detail::vformat(fmt, ap);
+  va_end(ap);
+  throw cuda_error(e, kops::detail::format("%s: %s", where, doing.c_str()));
 }
 
-// Throws kops::cuda_error unless `e` is cudaSuccess. `doing` names the caller
-// and the step: "kops::cuda::eval: allocating the GPU_2D scratch".
+// Throws kops::cuda_error unless `e` is cudaSuccess. `doing` names the step:
+// "allocating the GPU_2D scratch"; the message is "where: doing: <CUDA's error>".
+// A step with numbers calls throw_cuda_error directly with a literal format,
+// `if (e != cudaSuccess) throw_cuda_error(e, where, "selecting device %d", d);`,
+// so that the compiler checks the format against its arguments.
 inline void check(cudaError_t e, const char* where, const char* doing) {
-  if (e != cudaSuccess) throw_cuda_error(e, where, doing, nullptr);
+  if (e != cudaSuccess) throw_cuda_error(e, where, "%s", doing);
 }
 
 // For a kernel launch (cudaLaunchKernel returns the launch's own error: a bad
@@ -52,7 +61,7 @@ inline void check(cudaError_t e, const char* where, const char* doing) {
 // asynchronous: they surface at the next synchronising call (eval_host checks
 // it; eval's caller does, as after any CUDA launch).
 inline void check_launch(cudaError_t e, const char* where, const char* kernel) {
-  if (e != cudaSuccess) throw_cuda_error(e, where, nullptr, kernel);
+  if (e != cudaSuccess) throw_cuda_error(e, where, "launching the %s kernel", kernel);
 }
 
 } // namespace cuda::detail

@@ -39,8 +39,8 @@ reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std:
 
 [[noreturn]] __attribute__((noinline, cold)) inline void throw_too_many_rows(std::int64_t rows, int block,
                                                                             const char* where) {
-  throw error(std::string(where) + ": " + std::to_string(rows) +
-              " output rows exceed the GPU grid (2^31 - 1 blocks of " + std::to_string(block) + ")");
+  kops::detail::fail("%s: %lld output rows exceed the GPU grid (2^31 - 1 blocks of %d)", where, (long long)rows,
+                     block);
 }
 
 // Blocks of `block` threads needed to cover `rows` rows, within the grid's x limit.

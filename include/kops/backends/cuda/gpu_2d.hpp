@@ -78,7 +78,7 @@ void launch_gpu_2d(const typename K::args_type& a, std::int64_t rows, std::int64
   const unsigned blocks = row_blocks(rows, K::block, where);
   const std::size_t per_chunk = std::size_t(rows) * sizeof(acc_type);
   if (std::size_t(plan.chunks) > std::size_t(-1) / per_chunk)
-    throw error(std::string(where) + ": the GPU_2D scratch size overflows");
+    kops::detail::fail("%s: the GPU_2D scratch size overflows", where);
 
   stream_buffer scratch(std::size_t(plan.chunks) * per_chunk, stream, pools, where,
                         "the GPU_2D partial accumulators");

@@ -35,10 +35,11 @@ void run_host(std::int64_t M, std::int64_t N, Out* out, const T* const* host, co
         const std::int64_t n = S::cat == category::i ? M : S::cat == category::j ? N : 1;
         const std::size_t bytes = std::size_t(n) * S::dim * sizeof(T);
         if (bytes == 0) return;
-        const std::string what = "argument " + std::to_string(S::index);
-        buffers[S::index] = stream_buffer(bytes, stream, facts.memory_pools, where, what.c_str());
-        check(cudaMemcpyAsync(buffers[S::index].get(), host[S::index], bytes, cudaMemcpyHostToDevice, stream),
-              where, ("copying " + what + " to the device").c_str());
+        buffers[S::index] = stream_buffer(bytes, stream, facts.memory_pools, where, "argument", S::index);
+        if (const cudaError_t e = cudaMemcpyAsync(buffers[S::index].get(), host[S::index], bytes,
+                                                  cudaMemcpyHostToDevice, stream);
+            e != cudaSuccess)
+          throw_cuda_error(e, where, "copying argument %d to the device", S::index);
         device[S::index] = buffers[S::index].template get<T>();
       }
     }(), ...);

@@ -1,6 +1,5 @@
 #pragma once
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -146,7 +145,8 @@ solve_result run_solve(const kops::detail::solve_plan& plan, double alpha, std::
   stream_buffer scratch((max_vector_blocks + 1) * sizeof(double), stream, facts.memory_pools, where,
                         "the solver's dot products");
   T* const r = work.get<T>();
-  const std::int64_t grid = std::min<std::int64_t>((plan.n + vector_block - 1) / vector_block, max_vector_blocks);
+  const std::int64_t blocks = (plan.n + vector_block - 1) / vector_block;
+  const std::int64_t grid = blocks < max_vector_blocks ? blocks : max_vector_blocks;
   device_solve_ops<P, Red, V::index, T> ops{
       M, N, plan.n, ptrs, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, scratch.get<double>(),
       unsigned(grid), where};
@@ -251,11 +251,11 @@ solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T*
                   const std::int64_t rows = S::cat == category::i ? M : S::cat == category::j ? N : 1;
                   const std::size_t bytes = std::size_t(rows) * S::dim * sizeof(T);
                   if (bytes == 0) return;
-                  const std::string what = "argument " + std::to_string(S::index);
-                  buffers[S::index] = detail::stream_buffer(bytes, stream, facts.memory_pools, where, what.c_str());
-                  detail::check(cudaMemcpyAsync(buffers[S::index].get(), host[S::index], bytes, cudaMemcpyHostToDevice,
-                                        stream),
-                        where, ("copying " + what + " to the device").c_str());
+                  buffers[S::index] = detail::stream_buffer(bytes, stream, facts.memory_pools, where, "argument", S::index);
+                  if (const cudaError_t e = cudaMemcpyAsync(buffers[S::index].get(), host[S::index], bytes,
+                                                            cudaMemcpyHostToDevice, stream);
+                      e != cudaSuccess)
+                    detail::throw_cuda_error(e, where, "copying argument %d to the device", S::index);
                   device[S::index] = buffers[S::index].template get<T>();
                 }
               }(), ...);

@@ -54,7 +54,7 @@ struct partial {
   using range = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>;
 
   // Slots for `rows` output rows: whole blocks of U packs.
-  static std::int64_t packs(std::int64_t rows) {
+  static constexpr std::int64_t packs(std::int64_t rows) {
     return (rows + K::rows_per_block - 1) / K::rows_per_block * U;
   }
 
