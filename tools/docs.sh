@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Build the API reference (Doxygen, from the comments in include/kops) into
 # build/docs/api/html, and fail on any Doxygen warning or on a public name
-# without documentation (tools/check_api_docs.py). Installs Doxygen with
-# apt-get when it is missing (Debian/Ubuntu; sudo when not root).
+# without documentation (tools/check_api_docs.py). Installs Doxygen through
+# tools/setup.sh when it is missing (Debian/Ubuntu; sudo when not root).
 #   usage: bash tools/docs.sh [OUTPUT_DIR]   (default build/docs/api, relative to the
 #          repository root; a ctest can pass a folder of its build tree)
 set -euo pipefail
@@ -11,23 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 log() { echo "[docs] $*"; }
 
 if ! command -v doxygen >/dev/null 2>&1; then
-  if ! command -v apt-get >/dev/null 2>&1; then
-    log "doxygen is missing and this is not a Debian-like system: install doxygen by hand" >&2
-    exit 1
-  fi
-  SUDO=()
-  if [ "$(id -u)" -ne 0 ]; then
-    if command -v sudo >/dev/null 2>&1; then
-      SUDO=(sudo)
-    else
-      log "doxygen is missing; not root and no sudo: install it by hand (apt-get install doxygen)" >&2
-      exit 1
-    fi
-  fi
-  log "installing doxygen"
-  export DEBIAN_FRONTEND=noninteractive
-  "${SUDO[@]}" apt-get update -q
-  "${SUDO[@]}" apt-get install -y -q --no-install-recommends doxygen
+  log "doxygen is missing: tools/setup.sh installs it (with the project's other packages)"
+  bash tools/setup.sh
 fi
 log "$(doxygen --version | head -n 1 | sed 's/^/doxygen /')"
 
