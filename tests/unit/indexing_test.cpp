@@ -1,5 +1,7 @@
 // extract, extract_t, elem, elem_t and concat: values against index
 // arithmetic, gradients through the adjoint pairs.
+#include <limits>
+
 #include "test_support.hpp"
 
 using namespace kops_test;
@@ -44,4 +46,19 @@ TEST_CASE("a formula that reads no variable takes its element type from the outp
   std::vector<double> out(3);
   kops::kokkos::eval(kops::sum_reduction(kops::cst<2> / kops::cst<3>, kops::axis_j), 3, 6, out.data());
   for (double v : out) CHECK(v == Approx(4.0));
+  // Index outputs: value_index<T> gives T; std::int64_t alone computes in double.
+  // Every term is equal, so the first index (0, 1, 2 for k-min) wins.
+  std::vector<kops::value_index<float>> both(3 * 2 * 3);
+  kops::kokkos::eval(kops::kmin_argkmin_reduction<3>(kops::zero<2>, kops::axis_j), 3, 6, both.data());
+  for (std::size_t k = 0; k < both.size(); ++k) {
+    CHECK(both[k].value == 0.0f);
+    CHECK(both[k].index == std::int64_t(k % 6) / 2);
+  }
+  std::vector<std::int64_t> idx(4, -7);
+  kops::kokkos::eval(kops::argmax_reduction(kops::cst<-1>, kops::axis_i), 5, 4, idx.data());
+  CHECK(idx == std::vector<std::int64_t>(4, 0));
+  std::vector<kops::value_index<double>> mm(2);
+  kops::kokkos::eval(kops::min_argmin_reduction(kops::cst<3>, kops::axis_j), 2, 0, mm.data());  // empty range
+  CHECK(mm[0].value == std::numeric_limits<double>::infinity());
+  CHECK(mm[0].index == -1);
 }

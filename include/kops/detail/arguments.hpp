@@ -9,6 +9,7 @@
 
 #include <kops/core/error.hpp>
 #include <kops/core/variables.hpp>
+#include <kops/reductions/value_index.hpp>
 
 namespace kops::detail {
 
@@ -23,9 +24,13 @@ struct common_element {
 template <class... Ts> using common_element_t = typename common_element<Ts...>::type;
 
 // The element type of a call: that of its arguments, or, for a formula that
-// reads no variable, that of its output.
+// reads no variable, that of its output: T for T* and kops::value_index<T>*,
+// double for the std::int64_t* of an index reduction (nothing else says).
+template <class Out> struct output_element { using type = Out; };
+template <class T> struct output_element<value_index<T>> { using type = T; };
+template <> struct output_element<std::int64_t> { using type = double; };
 template <class Out, class... Ts> struct call_element : common_element<Ts...> {};
-template <class Out> struct call_element<Out> : common_element<Out> {};
+template <class Out> struct call_element<Out> : common_element<typename output_element<std::remove_cv_t<Out>>::type> {};
 template <class Out, class... Ts> using call_element_t = typename call_element<Out, Ts...>::type;
 
 template <class S> inline constexpr bool is_unused_slot_v = false;
