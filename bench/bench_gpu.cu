@@ -220,11 +220,9 @@ template <kops::precision P, class Red>
 const char* auto_choice(Red, std::int64_t rows, std::int64_t cols) {
   using K = kops::cuda::detail::kernel_traits<Red, float, P>;
   namespace d = kops::cuda::detail;
-  const int dev = d::current_device("bench_gpu");
-  const auto facts = d::facts_of(dev, "bench_gpu");
-  const int per_sm = d::blocks_per_sm<K>(d::reduce_kernel<K>, dev, K::block, K::shared_bytes, "bench_gpu");
-  const auto plan = d::plan_gpu_2d<K>(rows, cols, facts.sms, per_sm, 0);
-  return d::choose_scheme<K>(rows, facts.sms, plan) == kops::cuda::scheme::gpu_2d ? "GPU_2D" : "GPU_1D";
+  return d::plan_launch<K>(rows, cols, kops::cuda::options{}, "bench_gpu").scheme == kops::cuda::scheme::gpu_2d
+             ? "GPU_2D"
+             : "GPU_1D";
 }
 
 void write_f32(const std::string& path, const std::vector<float>& v) {

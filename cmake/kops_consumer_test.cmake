@@ -3,7 +3,8 @@
 #
 #   cmake -DKOPS_MODE=find_package|add_subdirectory -DKOPS_SOURCE_DIR=... -DKOPS_BINARY_DIR=...
 #         -DKOPS_CONSUMER_DIR=... -DKOPS_WORK_DIR=... -DKOPS_SETTINGS=<file> [-DKOPS_CONFIG=...]
-#         [-DKOPS_CONSUMER_EXE=<name>] [-DKOPS_SKIP_RETURN_CODE=<n>]
+#         [-DKOPS_CONSUMER_EXE=<name>] [-DKOPS_CONSUMER_ARGS=<;-list>] [-DKOPS_SKIP_RETURN_CODE=<n>]
+#         [-DKOPS_CONSUMER_OPTIONS=<;-list of -D settings for the consumer's configure>]
 #         -P kops_consumer_test.cmake
 #
 # find_package:     cmake --install <kops build> --prefix <work>/prefix, then configure
@@ -98,7 +99,7 @@ if(KOPS_PARENT_CMAKE_GENERATOR)
 endif()
 
 _kops_run("configure consumer" "${CMAKE_COMMAND}" ${_gen} -C "${KOPS_WORK_DIR}/init-cache.cmake"
-          -S "${KOPS_CONSUMER_DIR}" -B "${_build}")
+          ${KOPS_CONSUMER_OPTIONS} -S "${KOPS_CONSUMER_DIR}" -B "${_build}")
 _kops_run("build consumer" "${CMAKE_COMMAND}" --build "${_build}" --config "${_config}")
 
 # Locate the executable (single- or multi-config layout).
@@ -114,7 +115,7 @@ if(NOT _exe)
   message(FATAL_ERROR "FAIL (${KOPS_MODE}): ${KOPS_CONSUMER_EXE} executable not found under ${_build}")
 endif()
 message("---- run consumer: ${_exe}")
-execute_process(COMMAND "${_exe}" RESULT_VARIABLE _rc)
+execute_process(COMMAND "${_exe}" ${KOPS_CONSUMER_ARGS} RESULT_VARIABLE _rc)
 if(NOT "${KOPS_SKIP_RETURN_CODE}" STREQUAL "" AND "${_rc}" STREQUAL "${KOPS_SKIP_RETURN_CODE}")
   message("KOPS_SKIPPED: ${KOPS_CONSUMER_EXE} exited with ${_rc}, its code for 'cannot run here'")
   if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)

@@ -13,7 +13,10 @@ fi
 jobs="$(nproc 2>/dev/null || echo 2)"
 BUILD_DIR="${KOPS_BUILD_DIR:-build}"
 
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKOPS_BUILD_EXAMPLES=ON
+# KOPS_CMAKE_ARGS: extra configure arguments (e.g. -DKOPS_ENABLE_KOKKOS=OFF on a
+# GPU machine without Kokkos: the GPU example alone is built then).
+# shellcheck disable=SC2086
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKOPS_BUILD_EXAMPLES=ON ${KOPS_CMAKE_ARGS:-}
 
 has_target() {
   { cmake --build "$BUILD_DIR" --target help 2>/dev/null || true; } | grep -qw -- "$1" && return 0
@@ -28,8 +31,9 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q 
   have_gpu=1
 fi
 
-targets=(gaussian_sum)
+targets=()
 run=gaussian_sum
+if has_target gaussian_sum; then targets+=(gaussian_sum); fi
 if has_target gaussian_sum_cuda; then
   if [ "$have_gpu" = 1 ]; then
     targets+=(gaussian_sum_cuda)

@@ -14,6 +14,13 @@ PACKAGES=(cmake g++ make libboost1.81-dev catch2 libtrilinos-kokkos-dev python3-
 
 log() { echo "[setup] $*"; }
 
+# KOPS_SKIP_SETUP=1: install nothing (a machine without a package registry,
+# e.g. the GPU machine of tools/gpu_check.sh, whose image has what it has).
+if [ "${KOPS_SKIP_SETUP:-0}" = 1 ]; then
+  log "KOPS_SKIP_SETUP=1: no package is installed"
+  exit 0
+fi
+
 if ! command -v dpkg-query >/dev/null 2>&1 || ! command -v apt-get >/dev/null 2>&1; then
   log "not a Debian-like system (no dpkg/apt-get): install by hand: ${PACKAGES[*]} (or equivalents)"
 else

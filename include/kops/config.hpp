@@ -15,6 +15,34 @@
 #define KOPS_INLINE inline
 #endif
 
+// kops::cuda_emulated (CMake target; it defines KOPS_CUDA_EMULATED): .cu sources
+// built as C++ by the host compiler, the CUDA kernels run on CPU fibers
+// (include/kops/cuda_emulated/). The emulator cooperates with the sanitizers it
+// runs under: fiber switches are announced to ASan and TSan, and its scheduler's
+// own bookkeeping is hidden from TSan (KOPS_EMULATED_NO_TSAN), which is then left
+// to see only the kernels' accesses and the barriers' happens-before edges.
+#if defined(KOPS_CUDA_EMULATED)
+#if defined(__SANITIZE_THREAD__)
+#define KOPS_EMULATED_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define KOPS_EMULATED_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define KOPS_EMULATED_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KOPS_EMULATED_ASAN 1
+#endif
+#endif
+#if defined(KOPS_EMULATED_TSAN)
+#define KOPS_EMULATED_NO_TSAN inline __attribute__((no_sanitize("thread")))
+#else
+#define KOPS_EMULATED_NO_TSAN inline
+#endif
+#endif
+
 #define KOPS_VERSION_MAJOR 0
 #define KOPS_VERSION_MINOR 1
 #define KOPS_VERSION_PATCH 0

@@ -1,11 +1,13 @@
 // The CUDA GPU backend: kops::cuda::eval(red, M, N, out, args...[, opts]) on
 // device pointers, kops::cuda::eval_host(...) on host pointers. Include it from
 // .cu files compiled by nvcc (C++20, --expt-relaxed-constexpr); the kernels are
-// instantiated in the including translation unit. See docs/cuda.md.
+// instantiated in the including translation unit. See docs/cuda.md. Built
+// against the CMake target kops::cuda_emulated instead, the same source runs its
+// kernels on CPU fibers (docs/cuda_emulated.md).
 #pragma once
 
-#if !defined(__CUDACC__)
-#error "<kops/cuda.hpp> must be compiled by a CUDA compiler (a .cu file built with nvcc)"
+#if !defined(__CUDACC__) && !defined(KOPS_CUDA_EMULATED)
+#error "<kops/cuda.hpp> must be compiled by a CUDA compiler (a .cu file built with nvcc), or with kops::cuda_emulated"
 #endif
 
 #include <kops/kops.hpp>

@@ -12,6 +12,15 @@
 
 namespace kops_test {
 
+// Built against kops::cuda_emulated (ctest label gpu_emulated): the kernels run
+// on CPU fibers, some 1e8 pairs/s, so the tests sized for a GPU shrink their
+// largest problems (each place says what it keeps).
+#if defined(KOPS_TEST_EMULATED)
+inline constexpr bool emulated = true;
+#else
+inline constexpr bool emulated = false;
+#endif
+
 template <kops::cuda::scheme S, std::int64_t Chunk = 0, kops::precision P = kops::precision::accurate>
 struct cuda_backend {
   static constexpr const char* name = "cuda";

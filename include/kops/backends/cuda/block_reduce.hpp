@@ -20,11 +20,17 @@
 namespace kops::cuda::detail {
 
 // All kernels share one dynamic shared-memory symbol (same type everywhere, as
-// nvcc requires of extern __shared__ arrays of the same name).
+// nvcc requires of extern __shared__ arrays of the same name). Under
+// kops::cuda_emulated (the kernels on CPU fibers) the running block's buffer
+// comes from the emulator instead: the one hook the backend has for it.
 template <class T>
 __device__ KOPS_INLINE T* shared_tile() {
+#if defined(KOPS_CUDA_EMULATED)
+  return kops::cuda_emulated::dynamic_shared<T>();
+#else
   extern __shared__ __align__(16) unsigned char kops_shared_tile[];
   return reinterpret_cast<T*>(kops_shared_tile);
+#endif
 }
 
 template <class K>
@@ -37,14 +43,33 @@ reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::
   using Sig = typename K::signature;
 
   tile_context<K> ctx;
-  if constexpr (K::row_dims > 0) {
+  T* tile = shared_tile<T>();
+  ctx.srow = nullptr;
+  if constexpr (K::shared_rows) {
+    // Staged rows (kernel_traits.hpp): each thread writes and reads only its
+    // own column, so no barrier is needed.
+    T* const rows = tile + K::tile * K::red_dims + threadIdx.x;
+    if (valid) gather<K::row_cat, Sig>::template row<K::block>(rows, a.p, row);
+    ctx.srow = rows;
+  } else if constexpr (K::row_dims > 0) {
     if (valid) gather<K::row_cat, Sig>::row(ctx.row, a.p, row);
   }
   if constexpr (K::param_dims > 0) gather<category::param, Sig>::row(ctx.prm, a.p, 0);
   ctx.red = nullptr;
 
   auto acc = Op::template init<M, T, F::dim>(jb < je ? jb : -1);
-  T* tile = shared_tile<T>();
+  // A narrow tile row is copied to registers before the formula reads it, so
+  // that nothing in the formula (an inline-asm exp2 of the fast policy, which
+  // nvcc treats as touching memory) makes the compiler load it again.
+  T staged[K::stage_red ? K::red_dims : 1];
+  // Block sums are flushed here, every flush_tiles tiles (at most flush_every
+  // terms, as reductions/detail/scheme_sum.hpp asks of a CallerFlushes op),
+  // not by a per-term counter in the pair loop.
+  constexpr int flush_tiles = [] {
+    if constexpr (kops::detail::caller_flushes_v<Op>) return Op::flush_every >= K::tile ? int(Op::flush_every / K::tile) : 1;
+    else return 0;
+  }();
+  int tiles_unflushed = 0;
   for (std::int64_t j0 = jb; j0 < je; j0 += K::tile) {
     const int len = je - j0 < K::tile ? int(je - j0) : K::tile;
     if constexpr (K::red_dims > 0) {
@@ -53,10 +78,22 @@ reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::
       __syncthreads();
     }
     if (valid) {
-#pragma unroll 4
+#pragma unroll(K::unroll)
       for (int jj = 0; jj < len; ++jj) {
-        ctx.red = tile + jj * K::red_dims;
+        if constexpr (K::stage_red) {
+#pragma unroll
+          for (int k = 0; k < K::red_dims; ++k) staged[k] = tile[jj * K::red_dims + k];
+          ctx.red = staged;
+        } else {
+          ctx.red = tile + jj * K::red_dims;
+        }
         Op::template accumulate<M>(acc, F::eval(ctx), M::template index<T>(j0 + jj));
+      }
+      if constexpr (flush_tiles > 0) {
+        if (++tiles_unflushed == flush_tiles) {
+          tiles_unflushed = 0;
+          Op::template flush<M>(acc);
+        }
       }
     }
   }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 #include <cuda_runtime_api.h>
 
@@ -26,7 +27,7 @@ public:
   // Restoring cannot throw from a destructor; it only fails if the device
   // that was current before the call has become unusable.
   ~device_guard() {
-    if (restore_) (void)cudaSetDevice(previous_);
+    if (restore_) forget_quiet_failure(cudaSetDevice(previous_));
   }
   device_guard(const device_guard&) = delete;
   device_guard& operator=(const device_guard&) = delete;
@@ -42,6 +43,36 @@ inline int current_device(const char* where) {
   return d;
 }
 
+// The release threshold kops gives the default memory pool of a device whose
+// threshold is still CUDA's default, 0. At 0 the pool hands every freed block
+// back to the system at the next synchronisation, so each call's
+// cudaMallocAsync maps memory again (GPU_2D's scratch, eval_host's buffers);
+// up to this many bytes of freed blocks now stay in the pool for the next
+// call. 64 MiB holds a GPU_2D scratch of about 4 waves of resident blocks x
+// 192 rows of accumulators (~1e6 on an H100: 4 MB for a float sum of dim 1,
+// 24 MB for a double sum of dim 3) and is a small share of any GPU's memory.
+inline constexpr std::uint64_t pool_release_threshold = std::uint64_t(64) << 20;
+
+// Raises the release threshold of `device`'s default pool to
+// pool_release_threshold if it is 0; a threshold the user has set (non-zero)
+// is theirs and is kept, as is any other pool they made current. This only
+// saves time: a CUDA call failing here is cleared, never thrown.
+inline void keep_pool_memory(int device) noexcept {
+  cudaMemPool_t pool = nullptr;
+  if (const cudaError_t e = cudaDeviceGetDefaultMemPool(&pool, device); e != cudaSuccess) {
+    forget_quiet_failure(e);
+    return;
+  }
+  std::uint64_t threshold = 0;
+  if (const cudaError_t e = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold);
+      e != cudaSuccess || threshold != 0) {
+    forget_quiet_failure(e);
+    return;
+  }
+  threshold = pool_release_threshold;
+  forget_quiet_failure(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+}
+
 struct device_facts {
   int sms = 0;                  // cudaDevAttrMultiProcessorCount
   bool memory_pools = false;    // cudaMallocAsync / cudaFreeAsync supported
@@ -55,6 +86,9 @@ struct device_facts {
 inline constexpr int cached_devices = 64;
 
 // The facts of `device`, queried at its first use and cached for the process.
+// The first use also sets up the device's default pool (keep_pool_memory):
+// once per device and process, before kops' first stream-ordered allocation
+// there (every allocating path asks for the facts first).
 inline device_facts facts_of(int device, const char* where) {
   static int cache[cached_devices];  // (sms << 1 | pools) + 1
   const bool cached = device >= 0 && device < cached_devices;
@@ -69,6 +103,7 @@ inline device_facts facts_of(int device, const char* where) {
   check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device), where,
         "querying memory-pool support");
   f.memory_pools = pools != 0;
+  if (f.memory_pools) keep_pool_memory(device);
   if (cached) __atomic_store_n(&cache[device], ((f.sms << 1) | int(f.memory_pools)) + 1, __ATOMIC_RELAXED);
   return f;
 }
@@ -91,11 +126,133 @@ int blocks_per_sm(Kernel* kernel, int device, int block, std::size_t shared, con
   return n;
 }
 
+// Device allocations kops has made (stream_buffer and scratch_arena) in this
+// process: tests read it to check that a solve allocates once, not once per
+// iteration. Relaxed: a count, not a synchronisation.
+inline unsigned long long& allocation_count() {
+  static unsigned long long n = 0;
+  return n;
+}
+
+// Allocates `bytes` (> 0) on the current device for work queued on `stream`:
+// cudaMallocAsync, or cudaMalloc on a device without memory pools.
+inline cudaError_t allocate_on(void** p, std::size_t bytes, cudaStream_t stream, bool pools) {
+  __atomic_fetch_add(&allocation_count(), 1ull, __ATOMIC_RELAXED);
+  return pools ? cudaMallocAsync(p, bytes, stream) : cudaMalloc(p, bytes);
+}
+
+// Frees `p` from allocate_on after the work queued on `stream`: cudaFreeAsync,
+// or, without memory pools, cudaStreamSynchronize then cudaFree. Returns the
+// first failure; *step (if given) names the step that failed.
+inline cudaError_t free_on(void* p, cudaStream_t stream, bool pools, const char** step = nullptr) {
+  if (pools) {
+    if (step) *step = "freeing";
+    return cudaFreeAsync(p, stream);
+  }
+  const cudaError_t s = cudaStreamSynchronize(stream);
+  const cudaError_t f = cudaFree(p);
+  if (step) *step = s != cudaSuccess ? "synchronising the stream before freeing" : "freeing";
+  return s != cudaSuccess ? s : f;
+}
+
+// Scratch reuse across the launches of one synchronous call (a solve: one
+// product with K per iteration, each GPU_2D product with its own scratch).
+// While an arena is installed on this host thread, a stream_buffer queued on
+// the arena's stream borrows one of its blocks instead of allocating, and gives
+// it back instead of freeing: one allocation per call, not one per iteration.
+// Reuse needs no synchronisation: the block's next user is queued on the same
+// stream, after the work of the one before. A block too small for a request is
+// freed (stream-ordered) and replaced; with every block lent, a buffer
+// allocates as usual. The arena is installed inside the call's device_guard,
+// so every buffer it serves is on one device.
+class scratch_arena {
+public:
+  scratch_arena(cudaStream_t stream, bool pools) : stream_(stream), pools_(pools), outer_(active()) {
+    active() = this;
+  }
+  // Frees what release() did not (exception paths); cannot report.
+  ~scratch_arena() {
+    active() = outer_;
+    for (block& b : blocks_)
+      if (b.p != nullptr) forget_quiet_failure(free_on(std::exchange(b.p, nullptr), stream_, pools_));
+  }
+  scratch_arena(const scratch_arena&) = delete;
+  scratch_arena& operator=(const scratch_arena&) = delete;
+
+  // Uninstalls the arena and frees its blocks; throws on failure.
+  void release(const char* where) {
+    active() = outer_;
+    for (block& b : blocks_) {
+      void* p = std::exchange(b.p, nullptr);
+      const char* step = nullptr;
+      if (p != nullptr)
+        if (const cudaError_t e = free_on(p, stream_, pools_, &step); e != cudaSuccess)
+          throw_cuda_error(e, where, "%s the scratch of the call", step);
+    }
+  }
+
+  // The arena of this host thread, or null.
+  static scratch_arena*& active() {
+    static thread_local scratch_arena* a = nullptr;
+    return a;
+  }
+  cudaStream_t stream() const { return stream_; }
+
+  // A block of at least `bytes` (> 0) lent to the caller until give_back, or
+  // null when every block is lent. Throws (naming `what`) if it must allocate and cannot.
+  void* lend(std::size_t bytes, const char* where, const char* what, int index) {
+    block* fit = nullptr;    // the smallest free block that holds `bytes`
+    block* spare = nullptr;  // else a free block to replace: the smallest
+    for (block& b : blocks_) {
+      if (b.lent) continue;
+      if (b.bytes >= bytes && (fit == nullptr || b.bytes < fit->bytes)) fit = &b;
+      if (spare == nullptr || b.bytes < spare->bytes) spare = &b;
+    }
+    if (fit == nullptr) {
+      if (spare == nullptr) return nullptr;
+      if (void* old = std::exchange(spare->p, nullptr); old != nullptr) {
+        spare->bytes = 0;
+        const char* step = nullptr;
+        if (const cudaError_t e = free_on(old, stream_, pools_, &step); e != cudaSuccess)
+          throw_cuda_error(e, where, "%s a scratch block too small for %s", step, what);
+      }
+      if (const cudaError_t e = allocate_on(&spare->p, bytes, stream_, pools_); e != cudaSuccess) {
+        spare->p = nullptr;
+        if (index < 0) throw_cuda_error(e, where, "allocating %zu bytes for %s", bytes, what);
+        throw_cuda_error(e, where, "allocating %zu bytes for %s %d", bytes, what, index);
+      }
+      spare->bytes = bytes;
+      fit = spare;
+    }
+    fit->lent = true;
+    return fit->p;
+  }
+  void give_back(void* p) noexcept {
+    for (block& b : blocks_)
+      if (b.p == p) b.lent = false;
+  }
+
+private:
+  // Two are in use at once at most (a two-pass gradient's temporary and a
+  // GPU_2D scratch); the others spare a reallocation when sizes alternate.
+  static constexpr int max_blocks = 4;
+  struct block {
+    void* p = nullptr;
+    std::size_t bytes = 0;
+    bool lent = false;
+  };
+  block blocks_[max_blocks];
+  cudaStream_t stream_;
+  bool pools_;
+  scratch_arena* outer_;
+};
+
 // A device buffer whose lifetime follows `stream`: allocated with
 // cudaMallocAsync and freed with cudaFreeAsync on the stream, so it is freed
 // after the work queued before the free, without blocking the host. Devices
 // without memory pools get cudaMalloc, and the free synchronises the stream
-// first (cudaStreamSynchronize + cudaFree).
+// first (cudaStreamSynchronize + cudaFree). Under a scratch_arena of the same
+// stream the memory is borrowed from the arena and given back to it.
 // release() frees and reports failure; the destructor frees what was not
 // released (exception paths) and cannot report.
 class stream_buffer {
@@ -107,20 +264,28 @@ public:
                 int index = -1)
       : stream_(stream), pools_(pools) {
     if (bytes == 0) return;
-    const cudaError_t e = pools_ ? cudaMallocAsync(&p_, bytes, stream_) : cudaMalloc(&p_, bytes);
-    if (e != cudaSuccess) {
+    if (scratch_arena* a = scratch_arena::active(); a != nullptr && a->stream() == stream) {
+      p_ = a->lend(bytes, where, what, index);
+      if (p_ != nullptr) {
+        arena_ = a;
+        return;
+      }
+    }
+    if (const cudaError_t e = allocate_on(&p_, bytes, stream_, pools_); e != cudaSuccess) {
+      p_ = nullptr;
       if (index < 0) throw_cuda_error(e, where, "allocating %zu bytes for %s", bytes, what);
       throw_cuda_error(e, where, "allocating %zu bytes for %s %d", bytes, what, index);
     }
   }
   stream_buffer(stream_buffer&& o) noexcept
-      : p_(std::exchange(o.p_, nullptr)), stream_(o.stream_), pools_(o.pools_) {}
+      : p_(std::exchange(o.p_, nullptr)), stream_(o.stream_), pools_(o.pools_), arena_(o.arena_) {}
   stream_buffer& operator=(stream_buffer&& o) noexcept {
     if (this != &o) {
       free_quietly();
       p_ = std::exchange(o.p_, nullptr);
       stream_ = o.stream_;
       pools_ = o.pools_;
+      arena_ = o.arena_;
     }
     return *this;
   }
@@ -133,32 +298,27 @@ public:
   void release(const char* where, const char* what) {
     void* p = std::exchange(p_, nullptr);
     if (p == nullptr) return;
-    if (pools_) {
-      if (const cudaError_t e = cudaFreeAsync(p, stream_); e != cudaSuccess)
-        throw_cuda_error(e, where, "freeing %s", what);
-    } else {
-      const cudaError_t s = cudaStreamSynchronize(stream_);
-      const cudaError_t f = cudaFree(p);
-      if (s != cudaSuccess) throw_cuda_error(s, where, "synchronising the stream before freeing %s", what);
-      if (f != cudaSuccess) throw_cuda_error(f, where, "freeing %s", what);
+    if (arena_ != nullptr) {
+      arena_->give_back(p);
+      return;
     }
+    const char* step = nullptr;
+    if (const cudaError_t e = free_on(p, stream_, pools_, &step); e != cudaSuccess)
+      throw_cuda_error(e, where, "%s %s", step, what);
   }
 
 private:
   void free_quietly() noexcept {
     void* p = std::exchange(p_, nullptr);
     if (p == nullptr) return;
-    if (pools_) {
-      (void)cudaFreeAsync(p, stream_);
-    } else {
-      (void)cudaStreamSynchronize(stream_);
-      (void)cudaFree(p);
-    }
+    if (arena_ != nullptr) arena_->give_back(p);
+    else forget_quiet_failure(free_on(p, stream_, pools_));
   }
 
   void* p_ = nullptr;
   cudaStream_t stream_ = nullptr;
   bool pools_ = false;
+  scratch_arena* arena_ = nullptr;  // lent by this arena, or null: allocated here
 };
 
 } // namespace kops::cuda::detail

@@ -64,5 +64,17 @@ inline void check_launch(cudaError_t e, const char* where, const char* kernel) {
   if (e != cudaSuccess) throw_cuda_error(e, where, "launching the %s kernel", kernel);
 }
 
+// For a CUDA call whose failure cannot be reported: a destructor's free or
+// device restore, often run while a kops::cuda_error is already on its way.
+// Its error is cleared from the last-error slot, or a caller who catches the
+// kops::cuda_error and then checks cudaGetLastError() would find this
+// unrelated code there. Only a failure is cleared (the slot then holds this
+// call's error: the user's earlier one, if any, was already overwritten), and
+// a sticky error cannot be lost this way: after a fault in a kernel every
+// later CUDA call returns it again, until the context is destroyed.
+inline void forget_quiet_failure(cudaError_t e) noexcept {
+  if (e != cudaSuccess) (void)cudaGetLastError();
+}
+
 } // namespace cuda::detail
 } // namespace kops

@@ -43,9 +43,12 @@ reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std:
                      block);
 }
 
+// ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b.
+constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0); }
+
 // Blocks of `block` threads needed to cover `rows` rows, within the grid's x limit.
 inline unsigned row_blocks(std::int64_t rows, int block, const char* where) {
-  const std::int64_t n = (rows + block - 1) / block;
+  const std::int64_t n = ceil_div(rows, block);
   if (n > 2147483647) throw_too_many_rows(rows, block, where);
   return unsigned(n);
 }

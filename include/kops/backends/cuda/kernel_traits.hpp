@@ -52,7 +52,8 @@ template <class Red, class T, precision P, sum_scheme S = default_sum_scheme, dt
 struct kernel_traits {
   using reduction = Red;
   using formula = gpu_formula_t<Red, T, P>;
-  using op = kops::detail::accumulation_op_t<typename Red::op, S, A>;
+  // Block sums are flushed by reduce_range once per group of tiles (CallerFlushes).
+  using op = kops::detail::accumulation_op_t<typename Red::op, S, A, true>;
   using signature = typename Red::signature;
   using math = math_for<P>;
   using value_type = T;
@@ -66,26 +67,52 @@ struct kernel_traits {
   static constexpr int red_dims = kops::detail::row_dims<signature, red_cat>();
   static constexpr int param_dims = kops::detail::row_dims<signature, category::param>();
 
-  // Threads per block = output rows per block. 192 as KeOps: 10 resident
-  // blocks (1920 threads) per SM on sm_80/sm_90 when registers allow.
-  static constexpr int block = 192;
   // Shared memory per block: at most 48 KiB, the limit every device grants
   // without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).
   static constexpr std::size_t max_shared_bytes = 48 * 1024;
+  static constexpr std::size_t row_bytes = std::size_t(row_dims) * sizeof(T);
+  // Row variables live in the thread's registers, unless they take more than
+  // 256 bytes (64 floats, 32 doubles): then, rather than spill, they are
+  // staged in shared memory, with a smaller block so that the block's rows
+  // take at most 3/4 of it (the first answer to wide rows; evaluating in
+  // chunks of the dimension is the full one). Rows so wide that 32 of them do
+  // not fit stay in registers.
+  static constexpr std::size_t max_rows_shared_bytes = max_shared_bytes / 4 * 3;
+  static constexpr bool shared_rows = row_bytes > 256 && 32 * row_bytes <= max_rows_shared_bytes;
+  // Threads per block = output rows per block. 192 as KeOps: 10 resident
+  // blocks (1920 threads) per SM on sm_80/sm_90 when registers allow; with
+  // shared rows, the largest of 128, 64, 32 whose rows fit.
+  static constexpr int block = [] {
+    if (!shared_rows) return 192;
+    int b = 128;
+    while (b > 32 && std::size_t(b) * row_bytes > max_rows_shared_bytes) b /= 2;
+    return b;
+  }();
+  // shared:(tile, red_dims) reduced-axis tile, then (row_dims, block) staged rows:
+  //   rows[k * block + t] = component k of thread t's row (consecutive threads,
+  //   consecutive banks)
+  static constexpr std::size_t rows_shared_bytes = shared_rows ? std::size_t(block) * row_bytes : 0;
   // Reduced-axis indices per tile: one per thread, fewer when the reduced
   // variables are so wide that a block's worth would not fit.
   static constexpr int tile = [] {
     if constexpr (red_dims == 0) {
       return block;
     } else {
-      const std::size_t fit = max_shared_bytes / (std::size_t(red_dims) * sizeof(T));
+      const std::size_t fit = (max_shared_bytes - rows_shared_bytes) / (std::size_t(red_dims) * sizeof(T));
       return int(fit < std::size_t(block) ? fit : std::size_t(block));
     }
   }();
   static_assert(tile >= 1,
                 "kops::cuda::eval: the reduced-axis variables of this formula take more than 48 KiB "
                 "per index; the GPU backend cannot tile them");
-  static constexpr std::size_t shared_bytes = std::size_t(tile) * red_dims * sizeof(T);
+  static constexpr std::size_t shared_bytes = std::size_t(tile) * red_dims * sizeof(T) + rows_shared_bytes;
+  // Reduced-axis rows this narrow are copied from the tile to registers before
+  // each evaluation (block_reduce.hpp); wider ones are read in place.
+  static constexpr bool stage_red = red_dims > 0 && red_dims <= 8;
+  // Pairs per iteration of the pair loop: 8 for narrow formulas (the loop's
+  // 5 instructions of overhead then cost 0.6 per pair: bench/sass), 4 when the
+  // variables are wide enough that 8 evaluations in flight would spill.
+  static constexpr int unroll = row_dims + red_dims <= 16 ? 8 : 4;
 };
 
 } // namespace kops::cuda::detail

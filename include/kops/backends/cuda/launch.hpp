@@ -1,20 +1,35 @@
 // Scheme choice and launch of one reduction on the current device.
 //
-// scheme::automatic picks GPU_2D when the output rows are too few to fill the
-// device and the reduced axis is long enough to split:
+// scheme::automatic estimates the run time of both schemes from their grids
+// and takes the smaller (choose_scheme; GPU_1D on a tie, and whenever the
+// GPU_2D plan has a single chunk). With S = SMs * resident blocks per SM (the
+// occupancy of reduce_kernel, queried once per device) block slots, a grid of
+// G blocks runs in waves(G) = ceil(G / S) waves, and a wave lasts as long as
+// its longest block: a partial wave costs a full one. In units of one block
+// walking one reduced index:
 //
-//   rows < 4 * SMs * block     (H100, 132 SMs, block 192: rows < 101376)
-//   and the GPU_2D plan has at least 2 chunks (cols > one tile),
+//   B = ceil(rows / block) row blocks, o = 32 (a block's start and its write)
+//   GPU_1D  waves(B) * (cols + o)
+//   GPU_2D  waves(B * chunks) * (chunk + o)                          pass 1
+//           + 64                       the second launch and the scratch's allocation
+//           + 2 * rows * chunks * acc_bytes / (S * block)            scratch written and read
 //
-// else GPU_1D. Rationale: GPU_1D runs ceil(rows / block) blocks; below 4 blocks
-// per SM a GPU_1D grid is a single partial wave that leaves most warp slots
-// idle for the whole reduction, while GPU_2D multiplies the blocks by the number
-// of chunks (sized for ~4 waves of resident blocks, see gpu_2d.hpp) for an
-// extra pass that reads chunks * rows accumulators. The threshold is the issue's
-// starting point; it is to be tuned from GPU measurements (docs/cuda.md).
+// The last term prices a byte of scratch traffic as one pair evaluation, about
+// an H100's ratio of memory bandwidth to pair throughput on the cheapest
+// formulas (a Gaussian: ~3.4e12 pairs/s, ~3.3e12 B/s); heavier formulas make
+// it an overestimate, i.e. the rule leans to GPU_1D. The 64 is ~5 us there.
+// So GPU_1D runs when its grid fills its waves well (rows = 1e6: 3.95 waves of
+// 4 on an H100 at 10 blocks per SM) or the reduced axis is short (one GPU_2D
+// chunk, or too few indices to pay for the second pass); GPU_2D runs when
+// GPU_1D would leave most block slots of its last (or only) wave idle while
+// the reduced axis is long. Partial waves costing full ones is pessimistic for
+// GPU_1D (a lightly loaded SM runs its blocks faster); the constants are
+// estimates, to be tuned with bench/run_gpu.sh (docs/cuda.md).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/gpu_1d.hpp>
@@ -23,29 +38,68 @@
 
 namespace kops::cuda::detail {
 
-// The scheme automatic resolves to, given the device's SM count and the
-// GPU_2D plan for the same problem.
+// The constants of the estimate (file comment), in reduced indices walked by a block.
+inline constexpr double block_overhead_indices = 32;  // o
+inline constexpr double second_pass_indices = 64;
+
+// The estimated run times of choose_scheme, in block-walks of one reduced index.
+struct scheme_estimate {
+  double gpu_1d;
+  double gpu_2d;  // +inf when the plan has one chunk
+};
+
+inline scheme_estimate estimate_schemes(std::int64_t rows, std::int64_t cols, int block, std::size_t acc_bytes,
+                                        int sms, int blocks_per_sm, const gpu_2d_plan& plan) {
+  const std::int64_t slots = std::int64_t(sms > 0 ? sms : 1) * (blocks_per_sm > 0 ? blocks_per_sm : 1);
+  const std::int64_t b = ceil_div(rows > 1 ? rows : 1, block);
+  const double o = block_overhead_indices;
+  scheme_estimate e{double(ceil_div(b, slots)) * (double(cols) + o), std::numeric_limits<double>::infinity()};
+  if (plan.chunks > 1) {
+    const double scratch = 2.0 * double(rows) * double(plan.chunks) * double(acc_bytes) / (double(slots) * block);
+    e.gpu_2d = double(ceil_div(b * plan.chunks, slots)) * (double(plan.chunk) + o) + second_pass_indices + scratch;
+  }
+  return e;
+}
+
+// The scheme automatic resolves to (file comment), given the device's SM
+// count, the reduce kernel's resident blocks per SM and the GPU_2D plan.
 template <class K>
-scheme choose_scheme(std::int64_t rows, int sms, const gpu_2d_plan& plan) {
-  const bool few_rows = rows < 4 * std::int64_t(sms) * K::block;
-  return few_rows && plan.chunks > 1 ? scheme::gpu_2d : scheme::gpu_1d;
+scheme choose_scheme(std::int64_t rows, std::int64_t cols, int sms, int blocks_per_sm, const gpu_2d_plan& plan) {
+  const scheme_estimate e =
+      estimate_schemes(rows, cols, K::block, sizeof(typename K::acc_type), sms, blocks_per_sm, plan);
+  return e.gpu_2d < e.gpu_1d ? scheme::gpu_2d : scheme::gpu_1d;
+}
+
+// What a call runs: the scheme, resolved (never automatic), and the GPU_2D plan.
+struct launch_plan {
+  kops::cuda::scheme scheme;
+  gpu_2d_plan plan;
+  bool memory_pools;  // of the device, for GPU_2D's scratch
+};
+
+// rows >= 1. Queries the current device (cached) unless GPU_1D is forced. A
+// GPU_2D plan of one chunk runs as GPU_1D, forced or not: the same reduction
+// without scratch or second pass.
+template <class K>
+launch_plan plan_launch(std::int64_t rows, std::int64_t cols, const options& opts, const char* where) {
+  const gpu_2d_plan whole{cols > 0 ? cols : 1, 1};
+  if (opts.scheme == scheme::gpu_1d) return {scheme::gpu_1d, whole, false};
+  const int device = current_device(where);
+  const device_facts facts = facts_of(device, where);
+  const int per_sm = blocks_per_sm<K>(reduce_kernel<K>, device, K::block, K::shared_bytes, where);
+  const gpu_2d_plan plan = plan_gpu_2d<K>(rows, cols, facts.sms, per_sm, opts.gpu_2d_chunk);
+  if (plan.chunks < 2) return {scheme::gpu_1d, whole, facts.memory_pools};
+  const scheme s =
+      opts.scheme == scheme::gpu_2d ? scheme::gpu_2d : choose_scheme<K>(rows, cols, facts.sms, per_sm, plan);
+  return {s, plan, facts.memory_pools};
 }
 
 // rows >= 1. Runs on the current device, asynchronously on opts.stream.
 template <class K>
 void launch(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
             typename K::out_type* out, const options& opts, const char* where) {
-  scheme s = opts.scheme;
-  if (s == scheme::gpu_1d) {
-    launch_gpu_1d<K>(a, rows, cols, out, opts.stream, where);
-    return;
-  }
-  const int device = current_device(where);
-  const device_facts facts = facts_of(device, where);
-  const int per_sm = blocks_per_sm<K>(reduce_kernel<K>, device, K::block, K::shared_bytes, where);
-  const gpu_2d_plan plan = plan_gpu_2d<K>(rows, cols, facts.sms, per_sm, opts.gpu_2d_chunk);
-  if (s == scheme::automatic) s = choose_scheme<K>(rows, facts.sms, plan);
-  if (s == scheme::gpu_2d) launch_gpu_2d<K>(a, rows, cols, out, plan, opts.stream, facts.memory_pools, where);
+  const launch_plan p = plan_launch<K>(rows, cols, opts, where);
+  if (p.scheme == scheme::gpu_2d) launch_gpu_2d<K>(a, rows, cols, out, p.plan, opts.stream, p.memory_pools, where);
   else launch_gpu_1d<K>(a, rows, cols, out, opts.stream, where);
 }
 

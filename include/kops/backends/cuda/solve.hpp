@@ -151,9 +151,13 @@ solve_result run_solve(const kops::detail::solve_plan& plan, double alpha, std::
       M, N, plan.n, ptrs, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, scratch.get<double>(),
       unsigned(grid), where};
   const T* const b = ptrs[V::index];
+  // Every product's GPU_2D scratch (and a two-pass gradient's temporary) is
+  // allocated at the first iteration and reused by the others (device.hpp).
+  scratch_arena arena(stream, facts.memory_pools);
   const solve_result res = kops::detail::conjugate_gradient<T>(ops, alpha, b, a, r, r + n, r + 2 * n, plan.tolerance,
                                                                plan.absolute_tolerance, plan.max_iterations,
                                                                plan.initial_guess);
+  arena.release(where);
   check(cudaStreamSynchronize(stream), where, "finishing the solve (cudaStreamSynchronize)");
   scratch.release(where, "the solver's dot products");
   work.release(where, "the solver's vectors");
@@ -184,7 +188,8 @@ using solve_option_types = type_list<solve_options, options>;
 /// Each product with K is a kops::cuda::eval<P> launch; the vector updates and
 /// the dot products (accumulated in double, in a fixed order, so a solve is
 /// reproducible) are small kernels of this file. Every kernel, copy and scratch
-/// allocation goes on opts.stream. Unlike eval, a solve is synchronous: CG
+/// allocation goes on opts.stream; the scratch is allocated once per solve, not
+/// once per iteration (the products' GPU_2D scratch included). Unlike eval, a solve is synchronous: CG
 /// needs each dot product on the host to choose its next step, so the call
 /// synchronises opts.stream twice per iteration, and `a` is ready when it
 /// returns. Non-convergence is reported in the result, not thrown; bad input

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <limits>
+#include <type_traits>
 #include <kops/core/scalar_math.hpp>
 #include <kops/reductions/reduction.hpp>
 
@@ -44,6 +45,40 @@ struct expsum_op {
   // the sums it carries (w_0 = 1 and w_{1+k} = h_k for a single term).
   template <class M, class V, class IV, int D, class W>
   KOPS_HD KOPS_INLINE static void merge(acc<V, IV, D>& a, const V& f, const W& w) {
+    using S = decltype(M::lane(V{}, 0));
+    constexpr S tiny = sizeof(S) == 4 ? S(-80) : S(-700);
+    if constexpr (std::is_floating_point_v<V>) {
+      // Scalars (the GPU backend): most terms of a long range lie below the
+      // running maximum, f < m, and then the general code below reduces to
+      // s += exp(f - m) w, m unchanged: that case is branched off, the others
+      // (a new maximum, f == m, NaN) take the general code. The test is
+      // d = f - m < 0, which implies f < m for all f, m (infinities and NaN
+      // included), and is implied by it unless a flush-to-zero mode makes d
+      // 0; the general code is exact for every case anyway.
+      const V d = f - a.m;
+      if (d < V(0)) {
+        V t;
+        if constexpr (sizeof(S) == 4) {
+          // The flush below as exp(-inf) = 0: one select instead of two.
+          const V e = d < tiny ? -std::numeric_limits<S>::infinity() : d;
+          // A scalar provider other than scalar_math is the fast policy's
+          // (cuda::fast_math), whose exp(x) is 2^(x log2 e) (core/precision.hpp):
+          // on the device __expf, an ex2.approx of x * float(log2 e) that
+          // handles subnormal results. Here 2^(e log2 e) >= 2^-115.5 is never
+          // one, so its exp2 (ex2.approx.ftz) gives the same bits, 3
+          // instructions per term fewer. (On the host, kops::cuda_emulated,
+          // exp2f of the product: within the fast policy's error bound.)
+          if constexpr (std::is_same_v<M, scalar_math>) t = M::exp(e);
+          else t = M::exp2(e * S(1.4426950408889634));
+        } else {
+          // In double exp(-inf) would take exp's slow out-of-range path.
+          const auto negligible = d < V(tiny);
+          t = M::select(negligible, V(S(0)), M::exp(M::select(negligible, V(tiny), d)));
+        }
+        for (int k = 0; k < D; ++k) a.s[k] = a.s[k] + t * w[k];
+        return;
+      }
+    }
     const auto up = f > a.m;
     // f == m (both infinite included) rescales nothing; otherwise -|f - m|.
     const V d = M::select(f == a.m, V(0), M::select(up, a.m - f, f - a.m));
@@ -55,8 +90,6 @@ struct expsum_op {
     // unchanged (0 * inf is NaN, as for exp(-inf) * inf). Exact for s_0 (it
     // holds the maximum's own 1); a weighted sum differs from exact arithmetic
     // only when its weights span more than e^80 (e^700).
-    using S = decltype(M::lane(V{}, 0));
-    constexpr S tiny = sizeof(S) == 4 ? S(-80) : S(-700);
     const auto negligible = d < V(tiny);
     const V t = M::select(negligible, V(S(0)), M::exp(M::select(negligible, V(tiny), d)));
     for (int k = 0; k < D; ++k) a.s[k] = M::select(up, a.s[k] * t + w[k], a.s[k] + t * w[k]);

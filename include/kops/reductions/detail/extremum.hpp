@@ -71,11 +71,10 @@ struct extremum_op {
   KOPS_HD KOPS_INLINE static void finalize(const acc<V, IV, D>& a, int lane, O* row) {
     for (int k = 0; k < D; ++k) {
       if constexpr (Out == extremum_output::index) row[k] = M::lane_index(a.i[k], lane);
-      else if constexpr (Out == extremum_output::both) {
-        // Field by field: g++ 12 -O1 dropped a braced store of SIMD lanes here.
-        row[k].value = M::lane(a.v[k], lane);
-        row[k].index = M::lane_index(a.i[k], lane);
-      }
+      // Whole elements, padding included (value_index.hpp); lanes extracted
+      // first: g++ 12 -O1 dropped a braced store of SIMD lanes here.
+      else if constexpr (Out == extremum_output::both)
+        store_value_index(row + k, M::lane(a.v[k], lane), M::lane_index(a.i[k], lane));
       else row[k] = M::lane(a.v[k], lane);
     }
   }

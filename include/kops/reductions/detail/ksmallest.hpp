@@ -7,14 +7,27 @@
 // checks it: kops::error); slots a shorter partial range leaves empty are never
 // written out.
 //
-// Accumulator per component d: K slots (value, index, filled), slot k at
-// k * D + d (the output layout too: out[row, k * D + d], K-major as pykeops'
-// (rows, K, D)). A term enters by a branchless insertion (selects only, so the
-// same code runs on scalars and SIMD packs); combine inserts the other range's
-// slots in order, which keeps ties in index order because that range follows.
+// Accumulator per component d: K slots (value, index), slot k at k * D + d (the
+// output layout too: out[row, k * D + d], K-major as pykeops' (rows, K, D)). A
+// term enters by a branchless insertion (selects only); combine inserts the
+// other range's slots in order, which keeps ties in index order because that
+// range follows. An empty slot has index -1 and, by kind of value:
+//
+//   SIMD packs (CPU backend)  value +inf and a flag `filled` = 0 per slot;
+//   scalars (GPU backend)     value NaN and no flag (a filled slot holds a
+//                             term's index, >= 0), so that one comparison
+//                             tells most terms of a long range apart: a term
+//                             goes before the last slot only if
+//                             !(x >= last value) (x smaller, x NaN, the last
+//                             slot NaN or empty); a term that fails the test
+//                             goes after every slot (ties included: they keep
+//                             index order) and is branched over. The exact
+//                             insertion does the rest. finalize reads an
+//                             empty slot as +inf, as the packs'.
 #pragma once
 
 #include <limits>
+#include <type_traits>
 #include <kops/reductions/reduction.hpp>
 #include <kops/reductions/value_index.hpp>
 
@@ -32,11 +45,21 @@ struct ksmallest_op {
   using out_t = std::conditional_t<Out == ksmallest_output::indices, std::int64_t,
                                    std::conditional_t<Out == ksmallest_output::both, value_index<T>, T>>;
 
-  template <class V, class IV, int D>
+  // float, double: the GPU backend's values; anything else is a SIMD pack.
+  template <class V> static constexpr bool scalar = std::is_floating_point_v<V>;
+
+  template <class V, class IV, int D, bool Scalar = scalar<V>>
   struct acc {
     vec<V, K * D> v;
     vec<IV, K * D> i;
-    vec<V, K * D> filled;  // 1: the slot holds a term; 0: empty
+    vec<V, K * D> filled;  // 1 where the slot holds a term, 0 where it is empty
+  };
+  // Scalars: no flags. (Not an empty [[no_unique_address]] member: with one,
+  // nvcc spilled the accumulators of GPU_2D's combine kernel at K = 16.)
+  template <class V, class IV, int D>
+  struct acc<V, IV, D, true> {
+    vec<V, K * D> v;
+    vec<IV, K * D> i;
   };
 
   template <class M, class V, int D>
@@ -44,24 +67,32 @@ struct ksmallest_op {
     using S = decltype(M::lane(V{}, 0));
     acc<V, typename M::template index_t<V>, D> a;
     for (int s = 0; s < K * D; ++s) {
-      a.v[s] = V(std::numeric_limits<S>::infinity());
+      if constexpr (scalar<V>) {
+        a.v[s] = std::numeric_limits<S>::quiet_NaN();
+      } else {
+        a.v[s] = V(std::numeric_limits<S>::infinity());
+        a.filled[s] = V(S(0));
+      }
       a.i[s] = M::template index<V>(-1);
-      a.filled[s] = V(S(0));
     }
     return a;
   }
 
-  // Does the term (x, ok) go before slot s? ok: the term exists (1) or not (0).
-  template <class V, class IV, int D>
-  KOPS_HD KOPS_INLINE static auto before(const acc<V, IV, D>& a, int s, const V& x, const V& ok) {
-    const V zero = V(0);
-    const auto exists = ok != zero;
+  // Does the term (x, ok) go before slot s? ok: the term exists (1 or true) or not (0, false).
+  template <class V, class IV, int D, class Ok>
+  KOPS_HD KOPS_INLINE static auto before(const acc<V, IV, D>& a, int s, const V& x, const Ok& ok) {
     const auto v = a.v[s];
-    return exists & ((a.filled[s] == zero) | (x < v) | ((v != v) & (x == x)));
+    if constexpr (scalar<V>) {
+      return ok & ((a.i[s] < 0) | (x < v) | ((v != v) & (x == x)));
+    } else {
+      const V zero = V(0);
+      const auto exists = ok != zero;
+      return exists & ((a.filled[s] == zero) | (x < v) | ((v != v) & (x == x)));
+    }
   }
 
-  template <class M, class V, class IV, int D>
-  KOPS_HD KOPS_INLINE static void insert(acc<V, IV, D>& a, int d, const V& x, const IV& j, const V& ok) {
+  template <class M, class V, class IV, int D, class Ok>
+  KOPS_HD KOPS_INLINE static void insert(acc<V, IV, D>& a, int d, const V& x, const IV& j, const Ok& ok) {
     // Slot k takes slot k-1's content when x goes before k-1, x itself when it
     // goes before k only, else keeps its own; from the end, so k-1 is still old.
     for (int k = K - 1; k >= 1; --k) {
@@ -70,33 +101,46 @@ struct ksmallest_op {
       const auto mh = before(a, s, x, ok);
       a.v[s] = M::select(mp, a.v[p], M::select(mh, x, a.v[s]));
       a.i[s] = M::select_index(mp, a.i[p], M::select_index(mh, j, a.i[s]));
-      a.filled[s] = M::select(mp, a.filled[p], M::select(mh, ok, a.filled[s]));
+      if constexpr (!scalar<V>) a.filled[s] = M::select(mp, a.filled[p], M::select(mh, ok, a.filled[s]));
     }
     const auto m0 = before(a, d, x, ok);
     a.v[d] = M::select(m0, x, a.v[d]);
     a.i[d] = M::select_index(m0, j, a.i[d]);
-    a.filled[d] = M::select(m0, ok, a.filled[d]);
+    if constexpr (!scalar<V>) a.filled[d] = M::select(m0, ok, a.filled[d]);
   }
 
   template <class M, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void accumulate(acc<V, IV, D>& a, const vec<V, D>& x, const IV& j) {
-    const V one = V(1);
-    for (int d = 0; d < D; ++d) insert<M>(a, d, x[d], j, one);
+    if constexpr (scalar<V>) {
+      for (int d = 0; d < D; ++d)
+        if (!(x[d] >= a.v[(K - 1) * D + d])) insert<M>(a, d, x[d], j, true);
+    } else {
+      const V one = V(1);
+      for (int d = 0; d < D; ++d) insert<M>(a, d, x[d], j, one);
+    }
   }
   template <class M, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void combine(acc<V, IV, D>& a, const acc<V, IV, D>& b) {
     for (int k = 0; k < K; ++k)
-      for (int d = 0; d < D; ++d) insert<M>(a, d, b.v[k * D + d], b.i[k * D + d], b.filled[k * D + d]);
+      for (int d = 0; d < D; ++d) {
+        const int s = k * D + d;
+        if constexpr (scalar<V>) insert<M>(a, d, b.v[s], b.i[s], !(b.i[s] < 0));
+        else insert<M>(a, d, b.v[s], b.i[s], b.filled[s]);
+      }
   }
   template <class M, class V, class IV, int D, class O>
   KOPS_HD KOPS_INLINE static void finalize(const acc<V, IV, D>& a, int lane, O* row) {
     for (int s = 0; s < K * D; ++s) {
-      if constexpr (Out == ksmallest_output::indices) row[s] = M::lane_index(a.i[s], lane);
-      else if constexpr (Out == ksmallest_output::both) {  // field by field: see extremum.hpp
-        row[s].value = M::lane(a.v[s], lane);
-        row[s].index = M::lane_index(a.i[s], lane);
+      if constexpr (Out == ksmallest_output::indices) {
+        row[s] = M::lane_index(a.i[s], lane);
+      } else {
+        auto v = M::lane(a.v[s], lane);
+        if constexpr (scalar<V>)  // an empty slot is written as the packs' +inf
+          if (a.i[s] < 0) v = std::numeric_limits<V>::infinity();
+        if constexpr (Out == ksmallest_output::both)  // whole elements: see extremum.hpp
+          store_value_index(row + s, v, M::lane_index(a.i[s], lane));
+        else row[s] = v;
       }
-      else row[s] = M::lane(a.v[s], lane);
     }
   }
 };

@@ -1,0 +1,61 @@
+// Shared by the kernel sources of bench/sass/ (compiled with nvcc -cubin by
+// run.sh, never run). Each source instantiates one kops reduction on the CUDA
+// backend, for the element type SASS_T and the precision policy SASS_PREC
+// (-DSASS_T=float -DSASS_PREC=fast on the command line).
+//
+// Launch facts are host-side numbers (K::shared_bytes and K::block, passed to
+// cudaLaunchKernel), invisible in the cubin. So that the parser can report
+// them, they are exported here as a __device__ array per kernel_traits K,
+// kops_sass::launch_facts<K> = {dynamic shared bytes, tile, block}, whose
+// value sass_stats.py reads from the cubin's ELF (.nv.global.init) and whose K
+// it matches with that of reduce_kernel<K>. Nothing here changes the kernels.
+#pragma once
+
+#include <kops/cuda.hpp>
+
+#ifndef SASS_T
+#error "compile with -DSASS_T=float or -DSASS_T=double"
+#endif
+#ifndef SASS_PREC
+#error "compile with -DSASS_PREC=fast or -DSASS_PREC=accurate"
+#endif
+#ifndef SASS_D
+#define SASS_D 3
+#endif
+
+namespace kops_sass {
+
+using T = SASS_T;
+inline constexpr kops::precision prec = kops::precision::SASS_PREC;
+inline constexpr int D = SASS_D;
+
+// Not const: a const variable has internal linkage, and its symbol a per-file prefix.
+template <class K>
+__device__ unsigned long long launch_facts[3] = {K::shared_bytes, (unsigned long long)K::tile,
+                                                 (unsigned long long)K::block};
+
+// Instantiates launch_facts<K> for every kernel pass of Red (a chained
+// reduction has two). Taking the variable's address in host code is enough to
+// make nvcc emit the device definition.
+template <class Red>
+void export_launch_facts() {
+  if constexpr (kops::is_chained_v<Red>) {
+    export_launch_facts<typename Red::first>();
+    export_launch_facts<typename Red::second>();
+  } else {
+    using K = kops::cuda::detail::kernel_traits<Red, T, prec>;
+    const volatile void* p = &launch_facts<K>;
+    (void)p;
+  }
+}
+
+// eval on device pointers: instantiates reduce_kernel<K> (GPU_1D and GPU_2D
+// pass 1) and gpu_2d_combine_kernel<K> for every pass, plus the launch facts
+// above.
+template <class Red, class Out, class... Args>
+void instantiate(Red red, Out* out, const Args*... args) {
+  export_launch_facts<Red>();
+  kops::cuda::eval<prec>(red, 1000, 1000, out, args...);
+}
+
+} // namespace kops_sass

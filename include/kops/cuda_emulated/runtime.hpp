@@ -1,0 +1,843 @@
+// The CUDA runtime subset of kops::cuda_emulated, on the host: devices (two
+// emulated H100s by default), memory, streams, events, memory pools, kernel
+// launches and occupancy. docs/cuda_emulated.md lists every function and how it
+// differs from the real runtime.
+//
+// Every call completes before it returns: a stream is an in-order queue, so
+// running its work at once is one of the schedules the real runtime may
+// choose (stream and event synchronisation then have nothing to wait for).
+// Kernel launches are serialised process-wide, which also makes `static`
+// (the emulation of a __shared__ array) private to the block that runs.
+// Errors follow CUDA: the call returns the code and it becomes the calling
+// host thread's last error (cudaGetLastError / cudaPeekAtLastError).
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <set>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <kops/cuda_emulated/scheduler.hpp>
+
+/// CUDA's error codes (the subset the emulator returns), with CUDA's values.
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorNotSupported = 801,
+  cudaErrorUnknown = 999,
+};
+typedef enum cudaError cudaError_t;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrMemoryPoolsSupported = 115,
+};
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+};
+
+enum cudaMemPoolAttr {
+  cudaMemPoolReuseFollowEventDependencies = 1,
+  cudaMemPoolReuseAllowOpportunistic = 2,
+  cudaMemPoolReuseAllowInternalDependencies = 3,
+  cudaMemPoolAttrReleaseThreshold = 4,
+  cudaMemPoolAttrReservedMemCurrent = 5,
+  cudaMemPoolAttrReservedMemHigh = 6,
+  cudaMemPoolAttrUsedMemCurrent = 7,
+  cudaMemPoolAttrUsedMemHigh = 8,
+};
+
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaHostAllocDefault 0x00
+#define cudaMemAttachGlobal 0x01
+
+struct CUstream_st {
+  int device;
+  unsigned flags;
+};
+struct CUevent_st {
+  std::chrono::steady_clock::time_point time;
+  bool recorded;
+  unsigned flags;
+};
+struct CUmemPoolHandle_st {
+  int device;
+  std::uint64_t release_threshold;
+  std::uint64_t used, used_high;
+};
+typedef CUstream_st* cudaStream_t;
+typedef CUevent_st* cudaEvent_t;
+typedef CUmemPoolHandle_st* cudaMemPool_t;
+
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+
+/// The fields of CUDA's cudaDeviceProp that the emulator fills in.
+struct cudaDeviceProp {
+  char name[256];
+  std::size_t totalGlobalMem;
+  std::size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;
+  int multiProcessorCount;
+  int major;
+  int minor;
+  int l2CacheSize;
+  int maxThreadsPerMultiProcessor;
+  std::size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  std::size_t sharedMemPerBlockOptin;
+  int maxBlocksPerMultiProcessor;
+  int memoryPoolsSupported;
+  int managedMemory;
+  int unifiedAddressing;
+};
+
+/// CUDA's cudaFuncAttributes: what the emulator knows of a kernel.
+struct cudaFuncAttributes {
+  std::size_t sharedSizeBytes;
+  int maxDynamicSharedSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+};
+
+namespace kops::cuda_emulated {
+
+/// The emulated device: what the runtime reports (an H100 SXM, sm_90).
+struct device_model {
+  static constexpr int sms = 132;
+  static constexpr int max_threads_per_block = 1024;
+  static constexpr int max_threads_per_sm = 2048;
+  static constexpr int max_blocks_per_sm = 32;
+  static constexpr int registers_per_sm = 65536;
+  static constexpr std::size_t shared_per_block = 48 * 1024;          // without opting in
+  static constexpr std::size_t shared_per_block_optin = 227 * 1024;   // cudaFuncSetAttribute's limit
+  static constexpr std::size_t shared_per_sm = 228 * 1024;
+  static constexpr std::size_t shared_reserved_per_block = 1024;      // the runtime's own share
+  static constexpr std::size_t global_memory = std::size_t(80) << 30;
+  // Registers are not modelled (the host compiler allocates none): occupancy
+  // assumes this many per thread.
+  static constexpr int assumed_registers_per_thread = 32;
+  static constexpr int clock_khz = 1980000;
+};
+
+namespace detail {
+
+struct allocation {
+  std::size_t bytes;
+  int device;     // -1: host memory (cudaMallocHost)
+  bool managed;
+};
+
+struct runtime_state {
+  std::mutex m;
+  std::map<std::uintptr_t, allocation> allocations;
+  std::set<cudaStream_t> streams;
+  std::set<cudaEvent_t> events;
+  std::map<const void*, int> max_dynamic_shared;  // kernel -> cudaFuncAttributeMaxDynamicSharedMemorySize
+  std::size_t used[64] = {};
+  CUmemPoolHandle_st pools[64] = {};
+  std::recursive_mutex launch;  // one kernel at a time, process-wide
+};
+
+inline runtime_state& state() {
+  static runtime_state s;
+  return s;
+}
+
+// Number of emulated devices: 2, or KOPS_EMULATED_DEVICES (1 .. 64).
+inline int device_count() {
+  static const int n = [] {
+    const char* e = std::getenv("KOPS_EMULATED_DEVICES");
+    const long v = e ? std::atol(e) : 2;
+    return int(v < 1 ? 1 : v > 64 ? 64 : v);
+  }();
+  return n;
+}
+
+inline int& current_device() {
+  static thread_local int d = 0;
+  return d;
+}
+
+inline cudaError_t& last_error() {
+  static thread_local cudaError_t e = cudaSuccess;
+  return e;
+}
+
+// Every API function returns through this: a failure becomes the last error.
+inline cudaError_t result(cudaError_t e) {
+  if (e != cudaSuccess) last_error() = e;
+  return e;
+}
+
+inline bool valid_stream(runtime_state& s, cudaStream_t st) {
+  return st == nullptr || st == cudaStreamLegacy || st == cudaStreamPerThread || s.streams.count(st) != 0;
+}
+
+// A stream usable from the current device: the default streams, or one created on it.
+inline cudaError_t check_stream(cudaStream_t st) {
+  runtime_state& s = state();
+  std::lock_guard<std::mutex> lock(s.m);
+  if (!valid_stream(s, st)) return cudaErrorInvalidResourceHandle;
+  if (st != nullptr && st != cudaStreamLegacy && st != cudaStreamPerThread && st->device != current_device())
+    return cudaErrorInvalidResourceHandle;
+  return cudaSuccess;
+}
+
+// The device allocation holding [p, p + bytes), or null.
+inline const allocation* find_device_range(runtime_state& s, const void* p, std::size_t bytes) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto it = s.allocations.upper_bound(a);
+  if (it == s.allocations.begin()) return nullptr;
+  --it;
+  if (it->second.device < 0) return nullptr;
+  if (a - it->first > it->second.bytes || bytes > it->second.bytes - (a - it->first)) return nullptr;
+  return &it->second;
+}
+
+inline bool inside_device_memory(runtime_state& s, const void* p) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  auto it = s.allocations.upper_bound(a);
+  if (it == s.allocations.begin()) return false;
+  --it;
+  return it->second.device >= 0 && !it->second.managed && a - it->first < it->second.bytes;
+}
+
+inline cudaError_t allocate(void** p, std::size_t bytes, int device, bool managed) {
+  if (p == nullptr) return result(cudaErrorInvalidValue);
+  *p = nullptr;
+  if (bytes == 0) return cudaSuccess;
+  runtime_state& s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.m);
+    const std::size_t used = device >= 0 ? s.used[device] : 0;
+    if (device >= 0 && bytes > device_model::global_memory - used) return result(cudaErrorMemoryAllocation);
+  }
+  // 256-byte alignment, as cudaMalloc; exactly `bytes` usable, so that
+  // AddressSanitizer reports the first byte past the end.
+  void* q = nullptr;
+  if (::posix_memalign(&q, 256, bytes) != 0 || q == nullptr) return result(cudaErrorMemoryAllocation);
+  std::lock_guard<std::mutex> lock(s.m);
+  s.allocations[reinterpret_cast<std::uintptr_t>(q)] = allocation{bytes, device, managed};
+  if (device >= 0) {
+    s.used[device] += bytes;
+    CUmemPoolHandle_st& pool = s.pools[device];
+    pool.used += bytes;
+    if (pool.used > pool.used_high) pool.used_high = pool.used;
+  }
+  *p = q;
+  return cudaSuccess;
+}
+
+// Frees an allocation of the wanted kind (device: device or managed memory; host: cudaMallocHost).
+inline cudaError_t release(void* p, bool host) {
+  if (p == nullptr) return cudaSuccess;
+  runtime_state& s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.m);
+    auto it = s.allocations.find(reinterpret_cast<std::uintptr_t>(p));
+    if (it == s.allocations.end() || (it->second.device < 0) != host) return result(cudaErrorInvalidValue);
+    if (it->second.device >= 0) {
+      s.used[it->second.device] -= it->second.bytes;
+      s.pools[it->second.device].used -= it->second.bytes;
+    }
+    s.allocations.erase(it);
+  }
+  std::free(p);
+  return cudaSuccess;
+}
+
+inline cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (bytes == 0) return cudaSuccess;
+  if (dst == nullptr || src == nullptr) return result(cudaErrorInvalidValue);
+  if (int(kind) < 0 || int(kind) > 4) return result(cudaErrorInvalidMemcpyDirection);
+  runtime_state& s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.m);
+    const bool dst_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    const bool src_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    // A device side must lie inside one allocation; a host side outside device memory.
+    if (kind != cudaMemcpyDefault) {
+      if (dst_device ? find_device_range(s, dst, bytes) == nullptr : inside_device_memory(s, dst))
+        return result(cudaErrorInvalidValue);
+      if (src_device ? find_device_range(s, src, bytes) == nullptr : inside_device_memory(s, src))
+        return result(cudaErrorInvalidValue);
+    }
+  }
+  std::memmove(dst, src, bytes);
+  return cudaSuccess;
+}
+
+inline cudaError_t fill(void* dst, int value, std::size_t bytes) {
+  if (bytes == 0) return cudaSuccess;
+  runtime_state& s = state();
+  {
+    std::lock_guard<std::mutex> lock(s.m);
+    if (find_device_range(s, dst, bytes) == nullptr) return result(cudaErrorInvalidValue);
+  }
+  std::memset(dst, value, bytes);
+  return cudaSuccess;
+}
+
+inline int max_dynamic_shared_of(const void* kernel) {
+  runtime_state& s = state();
+  std::lock_guard<std::mutex> lock(s.m);
+  auto it = s.max_dynamic_shared.find(kernel);
+  return it == s.max_dynamic_shared.end() ? int(device_model::shared_per_block) : it->second;
+}
+
+// The checks a GPU makes of a launch configuration, then the blocks in turn.
+inline cudaError_t launch(const void* kernel, dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream,
+                          void (*body)(void*), void* arg) {
+  if (block.x == 0 || block.y == 0 || block.z == 0 || block.x > 1024 || block.y > 1024 || block.z > 64 ||
+      std::uint64_t(block.x) * block.y * block.z > std::uint64_t(device_model::max_threads_per_block))
+    return result(cudaErrorInvalidConfiguration);
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.x > 2147483647u || grid.y > 65535u || grid.z > 65535u)
+    return result(cudaErrorInvalidConfiguration);
+  if (shared > std::size_t(max_dynamic_shared_of(kernel))) return result(cudaErrorInvalidValue);
+  if (const cudaError_t e = check_stream(stream); e != cudaSuccess) return result(e);
+  if (running_block() != nullptr) return result(cudaErrorNotSupported);  // no dynamic parallelism
+
+  std::lock_guard<std::recursive_mutex> lock(state().launch);
+  block_runner& r = block_runner::get();
+  r.body = body;
+  r.body_arg = arg;
+  r.grid_dim = grid;
+  r.block_dim = block;
+  const unsigned threads = block.x * block.y * block.z;
+  for (unsigned z = 0; z < grid.z; ++z)
+    for (unsigned y = 0; y < grid.y; ++y)
+      for (unsigned x = 0; x < grid.x; ++x) {
+        r.block_idx = uint3{x, y, z};
+        void* mem = std::malloc(shared);
+        if (mem == nullptr && shared != 0) fatal("cannot allocate %zu bytes of shared memory", shared);
+        if (shared != 0) std::memset(mem, 0xff, shared);
+        r.dynamic_shared = mem;
+        r.dynamic_shared_bytes = shared;
+        r.run_block(threads);
+        r.dynamic_shared = nullptr;
+        std::free(mem);
+      }
+  return cudaSuccess;
+}
+
+} // namespace detail
+} // namespace kops::cuda_emulated
+
+// ------------------------------------------------------------------ devices --
+
+inline cudaError_t cudaGetDeviceCount(int* n) {
+  if (n == nullptr) return kops::cuda_emulated::detail::result(cudaErrorInvalidValue);
+  *n = kops::cuda_emulated::detail::device_count();
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaGetDevice(int* d) {
+  if (d == nullptr) return kops::cuda_emulated::detail::result(cudaErrorInvalidValue);
+  *d = kops::cuda_emulated::detail::current_device();
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaSetDevice(int d) {
+  namespace e = kops::cuda_emulated::detail;
+  if (d < 0 || d >= e::device_count()) return e::result(cudaErrorInvalidDevice);
+  e::current_device() = d;
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  namespace e = kops::cuda_emulated::detail;
+  using m = kops::cuda_emulated::device_model;
+  if (value == nullptr) return e::result(cudaErrorInvalidValue);
+  if (device < 0 || device >= e::device_count()) return e::result(cudaErrorInvalidDevice);
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = m::max_threads_per_block; break;
+    case cudaDevAttrMaxBlockDimX: *value = 1024; break;
+    case cudaDevAttrMaxBlockDimY: *value = 1024; break;
+    case cudaDevAttrMaxBlockDimZ: *value = 64; break;
+    case cudaDevAttrMaxGridDimX: *value = 2147483647; break;
+    case cudaDevAttrMaxGridDimY: *value = 65535; break;
+    case cudaDevAttrMaxGridDimZ: *value = 65535; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = int(m::shared_per_block); break;
+    case cudaDevAttrWarpSize: *value = 32; break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = m::registers_per_sm; break;
+    case cudaDevAttrClockRate: *value = m::clock_khz; break;
+    case cudaDevAttrMultiProcessorCount: *value = m::sms; break;
+    case cudaDevAttrMemoryClockRate: *value = 2619000; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = 5120; break;
+    case cudaDevAttrL2CacheSize: *value = 50 * 1024 * 1024; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = m::max_threads_per_sm; break;
+    case cudaDevAttrUnifiedAddressing: *value = 1; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = 9; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = 0; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(m::shared_per_sm); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = m::registers_per_sm; break;
+    case cudaDevAttrManagedMemory: *value = 1; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(m::shared_per_block_optin); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = m::max_blocks_per_sm; break;
+    case cudaDevAttrMemoryPoolsSupported: *value = 1; break;
+    default: return e::result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  namespace e = kops::cuda_emulated::detail;
+  using m = kops::cuda_emulated::device_model;
+  if (p == nullptr) return e::result(cudaErrorInvalidValue);
+  if (device < 0 || device >= e::device_count()) return e::result(cudaErrorInvalidDevice);
+  *p = cudaDeviceProp{};
+  std::snprintf(p->name, sizeof p->name, "kops::cuda_emulated H100 (CPU fibers), device %d", device);
+  p->totalGlobalMem = m::global_memory;
+  p->sharedMemPerBlock = m::shared_per_block;
+  p->regsPerBlock = m::registers_per_sm;
+  p->warpSize = 32;
+  p->maxThreadsPerBlock = m::max_threads_per_block;
+  p->maxThreadsDim[0] = 1024;
+  p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 2147483647;
+  p->maxGridSize[1] = 65535;
+  p->maxGridSize[2] = 65535;
+  p->clockRate = m::clock_khz;
+  p->multiProcessorCount = m::sms;
+  p->major = 9;
+  p->minor = 0;
+  p->l2CacheSize = 50 * 1024 * 1024;
+  p->maxThreadsPerMultiProcessor = m::max_threads_per_sm;
+  p->sharedMemPerMultiprocessor = m::shared_per_sm;
+  p->regsPerMultiprocessor = m::registers_per_sm;
+  p->sharedMemPerBlockOptin = m::shared_per_block_optin;
+  p->maxBlocksPerMultiProcessor = m::max_blocks_per_sm;
+  p->memoryPoolsSupported = 1;
+  p->managedMemory = 1;
+  p->unifiedAddressing = 1;
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
+
+inline cudaError_t cudaDriverGetVersion(int* v) {
+  if (v == nullptr) return kops::cuda_emulated::detail::result(cudaErrorInvalidValue);
+  *v = 13000;
+  return cudaSuccess;
+}
+inline cudaError_t cudaRuntimeGetVersion(int* v) { return cudaDriverGetVersion(v); }
+
+// ------------------------------------------------------------------- errors --
+
+inline cudaError_t cudaGetLastError() {
+  const cudaError_t e = kops::cuda_emulated::detail::last_error();
+  kops::cuda_emulated::detail::last_error() = cudaSuccess;
+  return e;
+}
+inline cudaError_t cudaPeekAtLastError() { return kops::cuda_emulated::detail::last_error(); }
+
+inline const char* cudaGetErrorName(cudaError_t e) {
+  switch (e) {
+#define KOPS_EMULATED_ERROR_NAME(x) \
+  case x: return #x;
+    KOPS_EMULATED_ERROR_NAME(cudaSuccess)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorInvalidValue)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorMemoryAllocation)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorInitializationError)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorInvalidConfiguration)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorInvalidDevicePointer)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorInvalidMemcpyDirection)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorInvalidDeviceFunction)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorNoDevice)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorInvalidDevice)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorInvalidResourceHandle)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorNotReady)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorIllegalAddress)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorLaunchOutOfResources)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorLaunchFailure)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorNotSupported)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorUnknown)
+#undef KOPS_EMULATED_ERROR_NAME
+  }
+  return "cudaErrorUnknown";
+}
+
+inline const char* cudaGetErrorString(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInitializationError: return "initialization error";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorInvalidMemcpyDirection: return "invalid copy direction for memcpy";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
+    case cudaErrorNoDevice: return "no CUDA-capable device is detected";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorUnknown: return "unknown error";
+  }
+  return "unknown error";
+}
+
+// ------------------------------------------------------------------- memory --
+
+inline cudaError_t cudaMalloc(void** p, std::size_t bytes) {
+  return kops::cuda_emulated::detail::allocate(p, bytes, kops::cuda_emulated::detail::current_device(), false);
+}
+template <class T>
+cudaError_t cudaMalloc(T** p, std::size_t bytes) {
+  return cudaMalloc(reinterpret_cast<void**>(p), bytes);
+}
+inline cudaError_t cudaMallocManaged(void** p, std::size_t bytes, unsigned = cudaMemAttachGlobal) {
+  return kops::cuda_emulated::detail::allocate(p, bytes, kops::cuda_emulated::detail::current_device(), true);
+}
+template <class T>
+cudaError_t cudaMallocManaged(T** p, std::size_t bytes, unsigned flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(p), bytes, flags);
+}
+inline cudaError_t cudaMallocHost(void** p, std::size_t bytes) {
+  return kops::cuda_emulated::detail::allocate(p, bytes, -1, false);
+}
+template <class T>
+cudaError_t cudaMallocHost(T** p, std::size_t bytes) {
+  return cudaMallocHost(reinterpret_cast<void**>(p), bytes);
+}
+inline cudaError_t cudaHostAlloc(void** p, std::size_t bytes, unsigned) { return cudaMallocHost(p, bytes); }
+inline cudaError_t cudaFree(void* p) { return kops::cuda_emulated::detail::release(p, false); }
+inline cudaError_t cudaFreeHost(void* p) { return kops::cuda_emulated::detail::release(p, true); }
+
+inline cudaError_t cudaMallocAsync(void** p, std::size_t bytes, cudaStream_t stream) {
+  namespace e = kops::cuda_emulated::detail;
+  if (const cudaError_t s = e::check_stream(stream); s != cudaSuccess) return e::result(s);
+  return e::allocate(p, bytes, e::current_device(), false);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T** p, std::size_t bytes, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void**>(p), bytes, stream);
+}
+inline cudaError_t cudaFreeAsync(void* p, cudaStream_t stream) {
+  namespace e = kops::cuda_emulated::detail;
+  if (const cudaError_t s = e::check_stream(stream); s != cudaSuccess) return e::result(s);
+  return e::release(p, false);
+}
+
+inline cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  return kops::cuda_emulated::detail::copy(dst, src, bytes, kind);
+}
+inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                                   cudaStream_t stream = nullptr) {
+  namespace e = kops::cuda_emulated::detail;
+  if (const cudaError_t s = e::check_stream(stream); s != cudaSuccess) return e::result(s);
+  return e::copy(dst, src, bytes, kind);
+}
+inline cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
+  return kops::cuda_emulated::detail::fill(dst, value, bytes);
+}
+inline cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream = nullptr) {
+  namespace e = kops::cuda_emulated::detail;
+  if (const cudaError_t s = e::check_stream(stream); s != cudaSuccess) return e::result(s);
+  return e::fill(dst, value, bytes);
+}
+
+inline cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total) {
+  namespace e = kops::cuda_emulated::detail;
+  if (free_bytes == nullptr || total == nullptr) return e::result(cudaErrorInvalidValue);
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  *total = kops::cuda_emulated::device_model::global_memory;
+  *free_bytes = *total - s.used[e::current_device()];
+  return cudaSuccess;
+}
+
+// --------------------------------------------------------------- mem pools --
+
+inline cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* pool, int device) {
+  namespace e = kops::cuda_emulated::detail;
+  if (pool == nullptr) return e::result(cudaErrorInvalidValue);
+  if (device < 0 || device >= e::device_count()) return e::result(cudaErrorInvalidDevice);
+  *pool = &e::state().pools[device];
+  (*pool)->device = device;
+  return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* pool, int device) {
+  return cudaDeviceGetDefaultMemPool(pool, device);
+}
+
+inline cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value) {
+  namespace e = kops::cuda_emulated::detail;
+  if (pool == nullptr || value == nullptr) return e::result(cudaErrorInvalidValue);
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  switch (attr) {
+    case cudaMemPoolAttrReleaseThreshold: pool->release_threshold = *static_cast<std::uint64_t*>(value); break;
+    case cudaMemPoolAttrUsedMemHigh:
+    case cudaMemPoolAttrReservedMemHigh: pool->used_high = pool->used; break;  // only reset to 0 is allowed
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: break;
+    default: return e::result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void* value) {
+  namespace e = kops::cuda_emulated::detail;
+  if (pool == nullptr || value == nullptr) return e::result(cudaErrorInvalidValue);
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  switch (attr) {
+    case cudaMemPoolAttrReleaseThreshold: *static_cast<std::uint64_t*>(value) = pool->release_threshold; break;
+    case cudaMemPoolAttrReservedMemCurrent:
+    case cudaMemPoolAttrUsedMemCurrent: *static_cast<std::uint64_t*>(value) = pool->used; break;
+    case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemHigh: *static_cast<std::uint64_t*>(value) = pool->used_high; break;
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies: *static_cast<int*>(value) = 1; break;
+    default: return e::result(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+// ------------------------------------------------------------------ streams --
+
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* st, unsigned flags) {
+  namespace e = kops::cuda_emulated::detail;
+  if (st == nullptr) return e::result(cudaErrorInvalidValue);
+  *st = new CUstream_st{e::current_device(), flags};
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  s.streams.insert(*st);
+  return cudaSuccess;
+}
+inline cudaError_t cudaStreamCreate(cudaStream_t* st) { return cudaStreamCreateWithFlags(st, cudaStreamDefault); }
+inline cudaError_t cudaStreamCreateWithPriority(cudaStream_t* st, unsigned flags, int) {
+  return cudaStreamCreateWithFlags(st, flags);
+}
+
+inline cudaError_t cudaStreamDestroy(cudaStream_t st) {
+  namespace e = kops::cuda_emulated::detail;
+  auto& s = e::state();
+  {
+    std::lock_guard<std::mutex> lock(s.m);
+    if (st == nullptr || s.streams.erase(st) == 0) return e::result(cudaErrorInvalidResourceHandle);
+  }
+  delete st;
+  return cudaSuccess;
+}
+
+// Every operation completed when it was queued: there is nothing to wait for.
+inline cudaError_t cudaStreamSynchronize(cudaStream_t st) {
+  namespace e = kops::cuda_emulated::detail;
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  return e::valid_stream(s, st) ? cudaSuccess : e::result(cudaErrorInvalidResourceHandle);
+}
+inline cudaError_t cudaStreamQuery(cudaStream_t st) { return cudaStreamSynchronize(st); }
+
+// ------------------------------------------------------------------- events --
+
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* ev, unsigned flags) {
+  namespace e = kops::cuda_emulated::detail;
+  if (ev == nullptr) return e::result(cudaErrorInvalidValue);
+  *ev = new CUevent_st{{}, false, flags};
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  s.events.insert(*ev);
+  return cudaSuccess;
+}
+inline cudaError_t cudaEventCreate(cudaEvent_t* ev) { return cudaEventCreateWithFlags(ev, cudaEventDefault); }
+
+inline cudaError_t cudaEventDestroy(cudaEvent_t ev) {
+  namespace e = kops::cuda_emulated::detail;
+  auto& s = e::state();
+  {
+    std::lock_guard<std::mutex> lock(s.m);
+    if (s.events.erase(ev) == 0) return e::result(cudaErrorInvalidResourceHandle);
+  }
+  delete ev;
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t st = nullptr) {
+  namespace e = kops::cuda_emulated::detail;
+  if (const cudaError_t r = e::check_stream(st); r != cudaSuccess) return e::result(r);
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  if (s.events.count(ev) == 0) return e::result(cudaErrorInvalidResourceHandle);
+  ev->time = std::chrono::steady_clock::now();
+  ev->recorded = true;
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaEventSynchronize(cudaEvent_t ev) {
+  namespace e = kops::cuda_emulated::detail;
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  return s.events.count(ev) ? cudaSuccess : e::result(cudaErrorInvalidResourceHandle);
+}
+inline cudaError_t cudaEventQuery(cudaEvent_t ev) { return cudaEventSynchronize(ev); }
+
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t st, cudaEvent_t ev, unsigned = 0) {
+  namespace e = kops::cuda_emulated::detail;
+  if (const cudaError_t r = e::check_stream(st); r != cudaSuccess) return e::result(r);
+  return cudaEventSynchronize(ev);
+}
+
+inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  namespace e = kops::cuda_emulated::detail;
+  if (ms == nullptr) return e::result(cudaErrorInvalidValue);
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  if (s.events.count(start) == 0 || s.events.count(end) == 0) return e::result(cudaErrorInvalidResourceHandle);
+  if (!start->recorded || !end->recorded) return e::result(cudaErrorInvalidResourceHandle);
+  if ((start->flags | end->flags) & cudaEventDisableTiming) return e::result(cudaErrorInvalidResourceHandle);
+  *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+  return cudaSuccess;
+}
+
+// ------------------------------------------------------------------ kernels --
+
+/// cudaLaunchKernel(kernel, grid, block, args, shared, stream): args[k] points at
+/// the k-th parameter, as for the real runtime; the parameters are copied at the
+/// launch (each thread then receives its own copy, as kernel parameters are).
+template <class... P>
+cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args, std::size_t shared = 0,
+                             cudaStream_t stream = nullptr) {
+  namespace e = kops::cuda_emulated::detail;
+  if (kernel == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
+  if (sizeof...(P) > 0 && args == nullptr) return e::result(cudaErrorInvalidValue);
+  using params_t = std::tuple<std::remove_cvref_t<P>...>;
+  struct call {
+    void (*kernel)(P...);
+    params_t params;
+    static void run(void* self) {
+      auto* c = static_cast<call*>(self);
+      std::apply(c->kernel, c->params);
+    }
+  };
+  call c{kernel, [&]<std::size_t... I>(std::index_sequence<I...>) {
+           return params_t{*static_cast<const std::remove_cvref_t<P>*>(args[I])...};
+         }(std::index_sequence_for<P...>{})};
+  return e::launch(reinterpret_cast<const void*>(kernel), grid, block, shared, stream, &call::run, &c);
+}
+
+template <class... P>
+cudaError_t cudaFuncSetAttribute(void (*kernel)(P...), cudaFuncAttribute attr, int value) {
+  namespace e = kops::cuda_emulated::detail;
+  if (kernel == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;
+  if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize || value < 0 ||
+      std::size_t(value) > kops::cuda_emulated::device_model::shared_per_block_optin)
+    return e::result(cudaErrorInvalidValue);
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  s.max_dynamic_shared[reinterpret_cast<const void*>(kernel)] = value;
+  return cudaSuccess;
+}
+
+template <class... P>
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, void (*kernel)(P...)) {
+  namespace e = kops::cuda_emulated::detail;
+  if (a == nullptr) return e::result(cudaErrorInvalidValue);
+  if (kernel == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
+  *a = cudaFuncAttributes{0, e::max_dynamic_shared_of(reinterpret_cast<const void*>(kernel)),
+                          kops::cuda_emulated::device_model::max_threads_per_block,
+                          kops::cuda_emulated::device_model::assumed_registers_per_thread};
+  return cudaSuccess;
+}
+
+/// Resident blocks per SM of an H100 for `block` threads and `shared` bytes of
+/// dynamic shared memory: the thread, block-count and shared-memory limits,
+/// and registers at device_model::assumed_registers_per_thread (not modelled).
+template <class... P>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void (*kernel)(P...), int block,
+                                                          std::size_t shared) {
+  namespace e = kops::cuda_emulated::detail;
+  using m = kops::cuda_emulated::device_model;
+  if (n == nullptr || block <= 0) return e::result(cudaErrorInvalidValue);
+  if (kernel == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
+  if (block > m::max_threads_per_block ||
+      shared > std::size_t(e::max_dynamic_shared_of(reinterpret_cast<const void*>(kernel)))) {
+    *n = 0;
+    return cudaSuccess;
+  }
+  const int warps = (block + 31) / 32;
+  int blocks = m::max_blocks_per_sm;
+  blocks = std::min(blocks, m::max_threads_per_sm / (warps * 32));
+  blocks = std::min(blocks, m::registers_per_sm / (warps * 32 * m::assumed_registers_per_thread));
+  blocks = std::min(blocks, int(m::shared_per_sm / (shared + m::shared_reserved_per_block)));
+  *n = blocks;
+  return cudaSuccess;
+}

@@ -1,0 +1,317 @@
+// The block scheduler of kops::cuda_emulated: a CUDA thread block on CPU fibers.
+//
+//   grid (gx, gy, gz) of blocks, run one after another (x fastest) on the launching OS thread;
+//   each block: blockDim.x * y * z fibers (ucontext, one mmap'd stack each), run in
+//   threadIdx order until each reaches __syncthreads or returns; the barrier opens
+//   when every thread of the block waits at it.
+//
+// Why fibers rather than OS threads: a barrier is then ~blockDim context switches
+// in user space instead of blockDim futex wake-ups on two cores, and the run is
+// deterministic (a missing barrier fails the same way at every run). Races stay
+// visible to ThreadSanitizer, which is told about every switch and treats each
+// fiber as a thread of its own:
+//   - switches at a barrier carry no synchronisation (__tsan_switch_to_fiber_no_sync);
+//     the barrier's happens-before edges are an atomic counter that every arriving
+//     thread increments (release) and every leaving thread reads (acquire);
+//   - a block's first switch into each fiber and each fiber's exit synchronise
+//     with the scheduler, so blocks are ordered one after another (races between
+//     threads of different blocks are not reported: see docs/cuda_emulated.md).
+// AddressSanitizer is told about every stack switch (__sanitizer_*_switch_fiber).
+//
+// Divergent barriers are an error here (compute-sanitizer synccheck's analogue):
+// when some threads of a block wait at __syncthreads and the others have
+// returned, the process prints which and aborts.
+#pragma once
+
+#include <atomic>
+#include <cstdarg>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <kops/config.hpp>
+
+#if defined(KOPS_EMULATED_TSAN)
+#include <sanitizer/tsan_interface.h>
+#endif
+#if defined(KOPS_EMULATED_ASAN)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+/// CUDA's uint3: a thread's or block's index.
+struct uint3 {
+  unsigned int x, y, z;
+};
+
+/// CUDA's dim3: grid and block extents (components default to 1).
+struct dim3 {
+  unsigned int x, y, z;
+  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return {x, y, z}; }
+};
+
+namespace kops::cuda_emulated {
+namespace detail {
+
+/// Prints "kops::cuda_emulated: <message>" and aborts: what a GPU reports as
+/// a kernel fault or compute-sanitizer as an error ends the process here.
+[[noreturn]] __attribute__((noinline, cold, format(printf, 1, 2))) inline void fatal(const char* fmt, ...) {
+  std::va_list ap;
+  va_start(ap, fmt);
+  std::fputs("kops::cuda_emulated: ", stderr);
+  std::vfprintf(stderr, fmt, ap);
+  std::fputc('\n', stderr);
+  va_end(ap);
+  std::fflush(stderr);
+  std::abort();
+}
+
+// One emulated CUDA thread.
+struct fiber {
+  enum state_t { runnable, at_barrier, exited };
+
+  ucontext_t ctx;
+  void* map = nullptr;        // the mapping: one guard page, then the stack
+  std::size_t map_bytes = 0;
+  char* stack = nullptr;      // lowest usable stack address
+  std::size_t stack_bytes = 0;
+  uint3 tid{0, 0, 0};
+  state_t state = runnable;
+  bool has_context = false;  // entry() is running on this stack (it never returns)
+  bool block_start = true;   // the next resume is the first of a block
+  void* tsan = nullptr;       // ThreadSanitizer's context of this fiber
+  void* asan_fake = nullptr;  // AddressSanitizer's fake stack while switched out
+
+  explicit fiber(std::size_t bytes) {
+    const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
+    stack_bytes = (bytes + page - 1) / page * page;
+    map_bytes = stack_bytes + page;
+    map = ::mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (map == MAP_FAILED) fatal("cannot map a %zu-byte fiber stack", map_bytes);
+    // A stack overflow hits the guard page (SIGSEGV) instead of another stack.
+    ::mprotect(map, page, PROT_NONE);
+    stack = static_cast<char*>(map) + page;
+#if defined(KOPS_EMULATED_TSAN)
+    tsan = __tsan_create_fiber(0);
+#endif
+  }
+  ~fiber() {
+#if defined(KOPS_EMULATED_TSAN)
+    __tsan_destroy_fiber(tsan);
+#endif
+    ::munmap(map, map_bytes);
+  }
+  fiber(const fiber&) = delete;
+  fiber& operator=(const fiber&) = delete;
+};
+
+// Runs the blocks of the launches made on one OS thread.
+struct block_runner {
+  ucontext_t sched;
+  void* sched_tsan = nullptr;
+  const void* sched_stack = nullptr;  // the scheduler's stack, for ASan
+  std::size_t sched_stack_bytes = 0;
+  void* sched_fake = nullptr;
+
+  std::vector<std::unique_ptr<fiber>> fibers;
+  fiber* current = nullptr;  // the fiber running now (null: the scheduler)
+  void (*body)(void*) = nullptr;
+  void* body_arg = nullptr;
+  uint3 block_idx{0, 0, 0};
+  dim3 block_dim, grid_dim;
+  void* dynamic_shared = nullptr;
+  std::size_t dynamic_shared_bytes = 0;
+  // The barrier's happens-before edges for TSan (plain counters otherwise):
+  // barrier round g's arrivals release and its departures acquire
+  // barrier_sync[g % 2]. Two objects suffice: a thread can arrive at round g + 1
+  // before the others leave round g, never at round g + 2.
+  unsigned barrier_round = 0;
+  std::atomic<unsigned> barrier_sync[2] = {0, 0};
+
+  static std::size_t stack_bytes() {
+    // 256 KiB per emulated thread by default (mapped lazily: untouched pages
+    // cost nothing); KOPS_EMULATED_STACK_KIB overrides it.
+    static const std::size_t bytes = [] {
+      const char* e = std::getenv("KOPS_EMULATED_STACK_KIB");
+      const long kib = e ? std::atol(e) : 0;
+      return std::size_t(kib > 0 ? kib : 256) * 1024;
+    }();
+    return bytes;
+  }
+
+  static block_runner*& tls() {
+    static thread_local block_runner* r = nullptr;
+    return r;
+  }
+  static block_runner& get() {
+    block_runner*& r = tls();
+    if (r == nullptr) {
+      static thread_local block_runner instance;
+      r = &instance;
+    }
+    return *r;
+  }
+
+  // Entry of every fiber: the pointer to the runner comes in two halves
+  // (makecontext passes ints). A fiber runs the kernel once per block it is
+  // given and never returns: after each run it waits, inside leave(), for the
+  // next block. (Restarting it with makecontext instead would abandon its
+  // frames, which ThreadSanitizer's per-fiber shadow call stack would count
+  // as never exited, overflowing after some thousands of blocks.)
+  static void entry(unsigned lo, unsigned hi) {
+    auto* r = reinterpret_cast<block_runner*>((std::uintptr_t(hi) << 32) | std::uintptr_t(lo));
+#if defined(KOPS_EMULATED_ASAN)
+    __sanitizer_finish_switch_fiber(nullptr, &r->sched_stack, &r->sched_stack_bytes);
+#endif
+    for (;;) {
+#if defined(__cpp_exceptions)
+      try {
+        r->body(r->body_arg);
+      } catch (...) {
+        fatal("an exception escaped a kernel (block (%u,%u,%u))", r->block_idx.x, r->block_idx.y, r->block_idx.z);
+      }
+#else
+      r->body(r->body_arg);
+#endif
+      r->leave(fiber::exited);
+    }
+  }
+
+  // From a fiber: back to the scheduler, in state `s`.
+  KOPS_EMULATED_NO_TSAN void leave(fiber::state_t s) {
+    fiber* f = current;
+    f->state = s;
+#if defined(KOPS_EMULATED_TSAN)
+    __tsan_switch_to_fiber(sched_tsan, s == fiber::exited ? 0u : unsigned(__tsan_switch_to_fiber_no_sync));
+#endif
+#if defined(KOPS_EMULATED_ASAN)
+    __sanitizer_start_switch_fiber(&f->asan_fake, sched_stack, sched_stack_bytes);
+#endif
+    ::swapcontext(&f->ctx, &sched);
+#if defined(KOPS_EMULATED_ASAN)
+    __sanitizer_finish_switch_fiber(f->asan_fake, &sched_stack, &sched_stack_bytes);
+#endif
+  }
+
+  // From the scheduler: run fiber f until it waits at a barrier or returns.
+  KOPS_EMULATED_NO_TSAN void resume(fiber* f) {
+    current = f;
+#if defined(KOPS_EMULATED_TSAN)
+    __tsan_switch_to_fiber(f->tsan, f->block_start ? 0u : unsigned(__tsan_switch_to_fiber_no_sync));
+#endif
+    f->block_start = false;
+#if defined(KOPS_EMULATED_ASAN)
+    __sanitizer_start_switch_fiber(&sched_fake, f->stack, f->stack_bytes);
+#endif
+    ::swapcontext(&sched, &f->ctx);
+#if defined(KOPS_EMULATED_ASAN)
+    __sanitizer_finish_switch_fiber(sched_fake, nullptr, nullptr);
+#endif
+    current = nullptr;
+  }
+
+  KOPS_EMULATED_NO_TSAN void prepare(fiber* f, uint3 tid) {
+    f->tid = tid;
+    f->state = fiber::runnable;
+    f->block_start = true;
+    if (f->has_context) return;
+    f->has_context = true;
+    ::getcontext(&f->ctx);
+    f->ctx.uc_stack.ss_sp = f->stack;
+    f->ctx.uc_stack.ss_size = f->stack_bytes;
+    f->ctx.uc_link = nullptr;
+    const auto p = reinterpret_cast<std::uintptr_t>(this);
+    ::makecontext(&f->ctx, reinterpret_cast<void (*)()>(&entry), 2, unsigned(p & 0xffffffffu), unsigned(p >> 32));
+  }
+
+  // Runs one block of `threads` fibers to completion.
+  KOPS_EMULATED_NO_TSAN void run_block(unsigned threads) {
+#if defined(KOPS_EMULATED_TSAN)
+    if (sched_tsan == nullptr) sched_tsan = __tsan_get_current_fiber();
+#endif
+    while (fibers.size() < threads) fibers.push_back(std::make_unique<fiber>(stack_bytes()));
+    unsigned t = 0;
+    for (unsigned z = 0; z < block_dim.z; ++z)
+      for (unsigned y = 0; y < block_dim.y; ++y)
+        for (unsigned x = 0; x < block_dim.x; ++x) prepare(fibers[t++].get(), uint3{x, y, z});
+    for (;;) {
+      for (unsigned k = 0; k < threads; ++k)
+        if (fibers[k]->state == fiber::runnable) resume(fibers[k].get());
+      unsigned waiting = 0, first_exited = threads;
+      for (unsigned k = 0; k < threads; ++k) {
+        if (fibers[k]->state == fiber::at_barrier) ++waiting;
+        else if (first_exited == threads) first_exited = k;
+      }
+      if (waiting == 0) return;
+      if (first_exited < threads) {
+        const uint3 e = fibers[first_exited]->tid;
+        fatal("divergent __syncthreads in block (%u,%u,%u): %u of its %u threads wait at a barrier that "
+              "thread (%u,%u,%u) and %u others never reach (they returned)",
+              block_idx.x, block_idx.y, block_idx.z, waiting, threads, e.x, e.y, e.z, threads - waiting - 1);
+      }
+      for (unsigned k = 0; k < threads; ++k) fibers[k]->state = fiber::runnable;
+      ++barrier_round;
+    }
+  }
+
+  // Accessors of the running thread's coordinates (hidden from TSan: the
+  // scheduler writes them between switches).
+  KOPS_EMULATED_NO_TSAN static const uint3& thread_idx_of(const block_runner* r) {
+    if (r == nullptr || r->current == nullptr) fatal("threadIdx read outside a kernel");
+    return r->current->tid;
+  }
+};
+
+KOPS_EMULATED_NO_TSAN const uint3& thread_idx() { return block_runner::thread_idx_of(block_runner::tls()); }
+KOPS_EMULATED_NO_TSAN const uint3& block_idx() { return block_runner::get().block_idx; }
+KOPS_EMULATED_NO_TSAN const dim3& block_dim() { return block_runner::get().block_dim; }
+KOPS_EMULATED_NO_TSAN const dim3& grid_dim() { return block_runner::get().grid_dim; }
+
+KOPS_EMULATED_NO_TSAN block_runner* running_block() {
+  block_runner* r = block_runner::tls();
+  return r != nullptr && r->current != nullptr ? r : nullptr;
+}
+
+KOPS_EMULATED_NO_TSAN void* dynamic_shared_of(block_runner* r) { return r->dynamic_shared; }
+KOPS_EMULATED_NO_TSAN std::atomic<unsigned>& barrier_sync_of(block_runner* r) {
+  return r->barrier_sync[r->barrier_round & 1];
+}
+
+} // namespace detail
+
+/// The block-wide barrier (CUDA's __syncthreads): returns when every thread of
+/// the block has called it.
+inline void syncthreads() {
+  detail::block_runner* r = detail::running_block();
+  if (r == nullptr) detail::fatal("__syncthreads() called outside a kernel");
+  // Arrival publishes this thread's writes, leaving acquires everybody's (the
+  // edges ThreadSanitizer sees; the scheduler provides the waiting).
+  std::atomic<unsigned>& sync = detail::barrier_sync_of(r);
+  sync.fetch_add(1, std::memory_order_release);
+  r->leave(detail::fiber::at_barrier);
+  (void)sync.load(std::memory_order_acquire);
+}
+
+/// The running block's dynamic shared memory: exactly the launch's byte count
+/// (a fresh heap block per thread block, so AddressSanitizer reports any access
+/// past it), filled with 0xff bytes (NaN for floating-point data) at the start
+/// of each block, as a GPU's shared memory holds no meaningful initial values.
+/// Kernels built for kops::cuda_emulated use it where a GPU kernel declares
+/// `extern __shared__ T buffer[];`.
+template <class T = void>
+T* dynamic_shared() {
+  detail::block_runner* r = detail::running_block();
+  if (r == nullptr) detail::fatal("dynamic shared memory used outside a kernel");
+  return static_cast<T*>(detail::dynamic_shared_of(r));
+}
+
+} // namespace kops::cuda_emulated

@@ -1,0 +1,739 @@
+#!/usr/bin/env bash
+# What CPU emulation cannot prove, on a machine with an NVIDIA GPU, in ONE
+# command of under 10 minutes, with one markdown report:
+#
+#   1. nvidia-smi -L, nvcc --version, the GPU's compute capability
+#   2. configure + build (Release, CUDA on, CMAKE_CUDA_ARCHITECTURES = the GPU's,
+#      Kokkos when found), then `ctest -L gpu` (the real GPU tests)
+#   3. compute-sanitizer memcheck, racecheck, synccheck, initcheck on
+#      kops_cuda_tests (a subset of its tests each: see SAN_* below)
+#   4. bash tools/example.sh (the flagship: first call vs steady state), and
+#      gaussian_sum_cuda run directly when example.sh fails
+#   5. bash bench/run_gpu.sh (kops vs pykeops 2.3, small sizes)
+#
+#   bash tools/gpu_check.sh             # on the GPU machine
+#   bash tools/gpu_check.sh --prepare   # first, where pip reaches PyPI (see below)
+#
+# Report: build/gpu_check/report.md (also copied to "$OUT/" when OUT is set,
+# with the full logs in "$OUT/gpu_check_logs.tar.gz"). Every step runs under
+# its own time limit (`timeout`) inside a total budget, and a failing step does
+# not stop the later ones. Exit status: 0 when every step that ran passed;
+# 1 when one failed or timed out; 77 when there is no GPU (after step 1);
+# 2 for a usage error or a failed --prepare.
+#
+# --prepare (on a machine with network, before the GPU run) fills .whl/ (git
+# ignores it), which the GPU machine cannot download:
+#   .whl/pykeops-2.3-py3-none-any.whl, .whl/keopscore-2.3-py3-none-any.whl
+#       PyPI has only sdists of 2.3: they are downloaded with
+#       `python3 -m pip download --no-deps pykeops==2.3 keopscore==2.3 -d ...`
+#       and turned into (pure-Python) wheels with `pip wheel --no-deps`
+#   .whl/deps/  Boost.Hana and Catch2 v2 (header-only), with a minimal
+#       BoostConfig.cmake: kops' CMake needs both and GPU images often lack them
+# On this workplace's device tool, carry it: run(command="bash tools/gpu_check.sh",
+# carry=[".whl"]).
+#
+# Environment knobs:
+#   GPU_CHECK_STEPS=all        or a comma list of configure,build,ctest,memcheck,
+#                              racecheck,synccheck,initcheck,example,bench (step 1
+#                              always runs; build pulls in configure; ctest, the
+#                              sanitizers and the example pull in both)
+#   GPU_CHECK_TIME_LIMIT=570   total seconds for all steps (each also has its own cap)
+#   GPU_CHECK_ARCH=90          CUDA architecture (default: the GPU's compute capability)
+#   GPU_CHECK_KOKKOS=AUTO      ON / OFF / AUTO (ON when CMake finds Kokkos)
+#   GPU_CHECK_BUILD_DIR=build/gpu_check/cmake
+#   GPU_CHECK_SIZES=1e4,1e5,1e6  GPU_CHECK_REPS=3  GPU_CHECK_MAX_S=5   (bench/run_gpu.sh)
+#   GPU_CHECK_CTEST_ALL=1      also run the ctest example.cuda_project (label gpu:
+#                              installs kops, builds a consumer project; minutes)
+#   GPU_CHECK_FORCE=1          go on past step 1 without a GPU (to test this script)
+#   GPU_CHECK_USE_DEPS=1       use .whl/deps even where the system has Boost.Hana / Catch2
+#   SAN_MEMCHECK, SAN_RACECHECK, SAN_SYNCCHECK, SAN_INITCHECK: the Catch2 test
+#                              specs (one string; ',' = or, '~' = not)
+set -uo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT" || exit 2
+
+WHL="$ROOT/.whl"
+DEPS="$WHL/deps"
+
+# ------------------------------------------------------------ --prepare ----
+prepare() {
+  set -e
+  local py=${PYTHON:-python3} tmp f
+  echo "[prepare] pykeops 2.3 and keopscore 2.3 -> $WHL"
+  mkdir -p "$WHL"
+  tmp=$(mktemp -d)
+  # shellcheck disable=SC2064
+  trap "rm -rf '$tmp'" EXIT
+  "$py" -m pip download --no-deps pykeops==2.3 keopscore==2.3 -d "$tmp/dl"
+  # One version of each package in .whl: two would stop the install there.
+  rm -f "$WHL"/pykeops-*.whl "$WHL"/keopscore-*.whl
+  for f in "$tmp"/dl/*; do
+    case "$f" in
+      *.whl) cp "$f" "$WHL/" ;;
+      *) echo "[prepare] building a wheel of ${f##*/} (pure Python)"
+         "$py" -m pip wheel -q --no-deps -w "$WHL" "$f" ;;
+    esac
+  done
+  for p in pykeops keopscore; do
+    ls "$WHL"/$p-2.3-*.whl >/dev/null 2>&1 || { echo "[prepare] no $p-2.3 wheel in $WHL" >&2; return 1; }
+  done
+
+  echo "[prepare] Boost.Hana and Catch2 v2 headers -> $DEPS"
+  local inc="" d
+  for d in ${BOOST_INCLUDE:-} /usr/include /usr/local/include; do
+    if [ -f "$d/boost/hana.hpp" ] && [ -f "$d/boost/version.hpp" ]; then inc=$d; break; fi
+  done
+  [ -n "$inc" ] || { echo "[prepare] Boost.Hana not found here (apt-get install libboost-dev; or BOOST_INCLUDE=...)" >&2; return 1; }
+  local cinc=""
+  for d in ${CATCH2_INCLUDE:-} /usr/include /usr/local/include; do
+    if [ -f "$d/catch2/catch.hpp" ]; then cinc=$d; break; fi
+  done
+  [ -n "$cinc" ] || { echo "[prepare] Catch2 v2 (catch2/catch.hpp) not found here (apt-get install catch2; or CATCH2_INCLUDE=...)" >&2; return 1; }
+  rm -rf "$DEPS"
+  mkdir -p "$DEPS/include/boost" "$DEPS/include/catch2"
+  cp -r "$inc/boost/hana" "$inc/boost/hana.hpp" "$inc/boost/version.hpp" "$DEPS/include/boost/"
+  cp "$cinc/catch2/catch.hpp" "$DEPS/include/catch2/"
+  # Hana needs no other Boost header: check that kops and Hana, included with
+  # the copy first on the path, read no Boost header from outside it.
+  if command -v g++ >/dev/null 2>&1; then
+    if printf '#include <boost/hana.hpp>\n#include <kops/kops.hpp>\n' |
+         g++ -std=c++20 -x c++ -M -I "$DEPS/include" -I "$ROOT/include" - >"$tmp/deps.d" 2>"$tmp/deps.err"; then
+      local outside
+      outside=$(tr ' ' '\n' <"$tmp/deps.d" | tr -d '\134' | grep '/boost/' | grep -v "^$DEPS/" || true)
+      if [ -n "$outside" ]; then
+        echo "[prepare] Boost headers missing from $DEPS/include:" >&2; echo "$outside" >&2; return 1
+      fi
+    else
+      echo "[prepare] (note: could not check that the copied headers suffice: g++ -M failed: $(head -c 300 "$tmp/deps.err"))"
+    fi
+  fi
+  local ver major minor patch
+  ver=$(sed -n 's/^#define BOOST_VERSION \([0-9]*\).*/\1/p' "$inc/boost/version.hpp")
+  major=$((ver / 100000)); minor=$((ver / 100 % 1000)); patch=$((ver % 100))
+  local cdir="$DEPS/lib/cmake/Boost-$major.$minor.$patch"
+  mkdir -p "$cdir"
+  cat >"$cdir/BoostConfig.cmake" <<EOF
+# Written by tools/gpu_check.sh --prepare: the header-only part of Boost that
+# kops needs (Boost.Hana), for a machine without Boost. Boost::headers only.
+get_filename_component(_kops_boost_inc "\${CMAKE_CURRENT_LIST_DIR}/../../../include" ABSOLUTE)
+set(Boost_VERSION "$major.$minor.$patch")
+set(Boost_VERSION_STRING "$major.$minor.$patch")
+set(Boost_VERSION_MAJOR $major)
+set(Boost_VERSION_MINOR $minor)
+set(Boost_VERSION_PATCH $patch)
+set(Boost_INCLUDE_DIRS "\${_kops_boost_inc}")
+set(Boost_INCLUDE_DIR "\${_kops_boost_inc}")
+set(Boost_FOUND TRUE)
+if(NOT TARGET Boost::headers)
+  add_library(Boost::headers INTERFACE IMPORTED)
+  set_target_properties(Boost::headers PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "\${_kops_boost_inc}")
+endif()
+if(NOT TARGET Boost::boost)
+  add_library(Boost::boost INTERFACE IMPORTED)
+  set_target_properties(Boost::boost PROPERTIES INTERFACE_LINK_LIBRARIES Boost::headers)
+endif()
+unset(_kops_boost_inc)
+EOF
+  cat >"$cdir/BoostConfigVersion.cmake" <<EOF
+# Written by tools/gpu_check.sh --prepare.
+set(PACKAGE_VERSION "$major.$minor.$patch")
+if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
+  set(PACKAGE_VERSION_COMPATIBLE FALSE)
+else()
+  set(PACKAGE_VERSION_COMPATIBLE TRUE)
+  if(PACKAGE_FIND_VERSION VERSION_EQUAL PACKAGE_VERSION)
+    set(PACKAGE_VERSION_EXACT TRUE)
+  endif()
+endif()
+EOF
+
+  # .whl must stay out of git (and travel only when carried).
+  if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+    if ! git -C "$ROOT" check-ignore -q "$WHL/x.whl"; then
+      echo "[prepare] WARNING: .whl/ is not ignored by git: add '/.whl/' to .gitignore" >&2
+    fi
+    if [ -n "$(git -C "$ROOT" ls-files -- .whl)" ]; then
+      echo "[prepare] WARNING: files under .whl/ are tracked by git" >&2
+    fi
+  fi
+  echo "[prepare] done:"
+  (cd "$WHL" && ls -1 ./*.whl && du -sh deps && du -sh .)
+  echo "[prepare] on the GPU machine run, from the repository root, with .whl carried along:"
+  echo "            bash tools/gpu_check.sh"
+  echo "          (device tool: run(command=\"bash tools/gpu_check.sh\", carry=[\".whl\"], timeout_s=600))"
+}
+
+case "${1:-}" in
+  --prepare) (prepare); rc=$?; [ "$rc" = 0 ] || echo "[prepare] FAILED (exit $rc)" >&2; [ "$rc" = 0 ] && exit 0; exit 2 ;;
+  -h|--help) sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+  "") ;;
+  *) echo "usage: bash tools/gpu_check.sh [--prepare|--help]" >&2; exit 2 ;;
+esac
+
+# ----------------------------------------------------------- the run -------
+GC="$ROOT/build/gpu_check"
+LOGS="$GC/logs"
+REPORT="$GC/report.md"
+BUILD_DIR=${GPU_CHECK_BUILD_DIR:-$GC/cmake}
+case "$BUILD_DIR" in /*) ;; *) BUILD_DIR="$ROOT/$BUILD_DIR" ;; esac
+TIME_LIMIT=${GPU_CHECK_TIME_LIMIT:-570}
+STEPS=${GPU_CHECK_STEPS:-all}
+SIZES=${GPU_CHECK_SIZES:-1e4,1e5,1e6}
+REPS=${GPU_CHECK_REPS:-3}
+MAX_S=${GPU_CHECK_MAX_S:-5}
+KOKKOS_MODE=$(echo "${GPU_CHECK_KOKKOS:-AUTO}" | tr '[:lower:]' '[:upper:]')
+JOBS=$(nproc 2>/dev/null || echo 4)
+PYTHON=${PYTHON:-python3}
+
+# compute-sanitizer subsets (Catch2 v2 test specs, one string: ',' = or,
+# '~' = not; the [large] and [accuracy] tests, 4.9e9 pairs and N = 1e7, are
+# left out everywhere):
+#   memcheck : every reduction on small sizes (up to 1023 x 1000; 6 backend
+#              configurations), solve, the error paths, output hygiene, bad input
+#   racecheck: GPU_1D / GPU_2D / automatic on sizes around the warp and block
+#              edges (up to 4097 x 4097), and the GPU_2D plan and combine tests
+#   synccheck: the racecheck subset and the small-size reductions
+#   initcheck: the small-size reductions (padding, value_index outputs), hygiene, solve
+SAN_MEMCHECK=${SAN_MEMCHECK:-"[reductions]~[large],[solve],[errors],[hygiene],[bad_input]~[large]~[accuracy]"}
+SAN_RACECHECK=${SAN_RACECHECK:-"[agreement]~[large]~[precision],[schemes]"}
+SAN_SYNCCHECK=${SAN_SYNCCHECK:-"[agreement]~[large]~[precision],[schemes],[reductions]~[large]"}
+SAN_INITCHECK=${SAN_INITCHECK:-"[reductions]~[large],[hygiene],[solve]"}
+
+# Steps in order, each with its cap (s) and the least time worth starting it with (s).
+ORDER=(configure build ctest memcheck racecheck synccheck initcheck example example_direct bench)
+declare -A CAP=([configure]=120 [build]=330 [ctest]=150 [memcheck]=60 [racecheck]=60 [synccheck]=45
+                [initcheck]=45 [example]=60 [example_direct]=40 [bench]=240)
+declare -A MINT=([configure]=20 [build]=60 [ctest]=20 [memcheck]=20 [racecheck]=20 [synccheck]=15
+                 [initcheck]=15 [example]=15 [example_direct]=10 [bench]=60)
+declare -A TITLE=([configure]="2. configure (CMake)" [build]="2. build" [ctest]="2. ctest -L gpu"
+                  [memcheck]="3. compute-sanitizer memcheck" [racecheck]="3. compute-sanitizer racecheck"
+                  [synccheck]="3. compute-sanitizer synccheck" [initcheck]="3. compute-sanitizer initcheck"
+                  [example]="4. tools/example.sh" [example_direct]="4. gaussian_sum_cuda, run directly"
+                  [bench]="5. bench/run_gpu.sh")
+declare -A SEL=()
+if [ "$STEPS" = all ]; then
+  for k in "${ORDER[@]}"; do SEL[$k]=1; done
+else
+  for k in ${STEPS//,/ }; do
+    if [ -z "${CAP[$k]:-}" ]; then echo "gpu_check.sh: unknown step '$k' in GPU_CHECK_STEPS" >&2; exit 2; fi
+    SEL[$k]=1
+  done
+  for k in ctest memcheck racecheck synccheck initcheck example; do
+    if [ -n "${SEL[$k]:-}" ]; then SEL[build]=1; fi
+  done
+  if [ -n "${SEL[build]:-}" ]; then SEL[configure]=1; fi
+  if [ -n "${SEL[example]:-}" ]; then SEL[example_direct]=1; fi
+fi
+
+mkdir -p "$LOGS" || exit 2
+rm -f "$LOGS"/*.log "$REPORT"
+T0=$(date +%s)
+now() { date +%s; }
+elapsed() { echo $(( $(now) - T0 )); }
+
+SUM_NAME=(); SUM_STATUS=(); SUM_SECS=(); SUM_NOTE=()
+
+copy_out() {
+  if [ -n "${OUT:-}" ]; then
+    mkdir -p "$OUT" 2>/dev/null && cp -f "$REPORT" "$OUT/report.md" 2>/dev/null
+  fi
+  return 0
+}
+
+# The lines of a log worth reading, in their order: all of a short log; else
+# those matching $2 (the first 40) and the last $3, with […] at each gap.
+key_lines() {
+  local log=$1 re=$2 tailn=$3 n
+  n=$(wc -l <"$log")
+  if [ "$n" -le 60 ]; then
+    cat "$log"
+  else
+    awk 'NR == FNR { keep[$1] = 1; next }
+         FNR in keep { if (last && FNR != last + 1) print "[…]"; print; last = FNR }' \
+      <( { if [ -n "$re" ]; then grep -a -n -E -- "$re" "$log" | head -n 40 | cut -d: -f1; fi
+           seq $((n > tailn ? n - tailn + 1 : 1)) "$n"; } | sort -n -u ) "$log"
+  fi | sed 's/\x1b\[[0-9;]*[A-Za-z]//g; s/```/'"'''"'/g' | cut -c1-300
+}
+
+# Seconds step $1 may take: its cap, less what the selected steps after it need at least.
+step_limit() {
+  local key=$1 after=0 seen=0 k
+  for k in "${ORDER[@]}"; do
+    if [ "$seen" = 1 ] && [ -n "${SEL[$k]:-}" ]; then after=$((after + MINT[$k])); fi
+    if [ "$k" = "$key" ]; then seen=1; fi
+  done
+  local left=$((TIME_LIMIT - $(elapsed) - after))
+  if [ "$left" -gt "${CAP[$key]}" ]; then left=${CAP[$key]}; fi
+  echo "$left"
+}
+
+# run_step KEY -- CMD...: CMD under `timeout` (its limit from step_limit), output
+# to $LOGS/KEY.log. Sets LOG RC DUR LIMIT STATUS (pass/fail/timeout/skipped) NOTE,
+# and clears EXTRA (text for the report after the key lines).
+run_step() {
+  local key=$1
+  shift 2
+  LOG="$LOGS/$key.log"; RC="-"; DUR=0; STATUS=""; NOTE=""; EXTRA=""
+  LIMIT=$(step_limit "$key")
+  if [ "$LIMIT" -lt "${MINT[$key]}" ]; then
+    STATUS=skipped; NOTE="out of time (${LIMIT}s left for it of the ${TIME_LIMIT}s budget)"
+    return 0
+  fi
+  echo "[gpu_check] $(elapsed)s: ${TITLE[$key]} (limit ${LIMIT}s)"
+  local t1; t1=$(now)
+  timeout -k 10 "$LIMIT" "$@" >"$LOG" 2>&1 </dev/null
+  RC=$?
+  DUR=$(( $(now) - t1 ))
+  case "$RC" in
+    0) STATUS=pass ;;
+    124|137) STATUS=timeout; NOTE="stopped at its ${LIMIT}s limit" ;;
+    *) STATUS=fail ;;
+  esac
+}
+
+# report_step NAME DISPLAY KEYRE TAILN: the step's section and summary row.
+report_step() {
+  local name=$1 display=$2 keyre=$3 tailn=$4
+  {
+    echo
+    echo "## $name"
+    echo
+    echo "- command: \`$display\`"
+    if [ "$STATUS" = skipped ]; then
+      echo "- status: **skipped**: $NOTE"
+    else
+      echo "- exit status: $RC · duration: ${DUR}s$([ "$LIMIT" != - ] && echo " (limit ${LIMIT}s)") · status: **$STATUS**${NOTE:+ ($NOTE)}"
+      echo "- log: \`${LOG#"$ROOT"/}\`"
+      echo
+      echo '```text'
+      key_lines "$LOG" "$keyre" "$tailn"
+      echo '```'
+      if [ -n "$EXTRA" ]; then echo; printf '%s\n' "$EXTRA"; fi
+    fi
+  } >>"$REPORT"
+  echo "[gpu_check] $(elapsed)s: $name: $STATUS${NOTE:+ ($NOTE)}"
+  SUM_NAME+=("$name"); SUM_STATUS+=("$STATUS"); SUM_SECS+=("$DUR"); SUM_NOTE+=("$NOTE")
+  copy_out
+}
+
+skip_row() {  # skip_row NAME REASON
+  { echo; echo "## $1"; echo; echo "- status: **skipped**: $2"; } >>"$REPORT"
+  echo "[gpu_check] $1: skipped ($2)"
+  SUM_NAME+=("$1"); SUM_STATUS+=(skipped); SUM_SECS+=(0); SUM_NOTE+=("$2")
+  copy_out
+}
+
+finish() {  # finish EXIT_CODE VERDICT
+  local code=$1 verdict=$2 i f
+  {
+    echo
+    echo "## Summary"
+    echo
+    echo "| step | status | seconds | note |"
+    echo "| --- | --- | --- | --- |"
+    for i in "${!SUM_NAME[@]}"; do
+      echo "| ${SUM_NAME[$i]} | ${SUM_STATUS[$i]} | ${SUM_SECS[$i]} | ${SUM_NOTE[$i]//|/\\|} |"
+    done
+    echo
+    echo "**Result: $verdict** (exit status $code; $(elapsed)s in all, budget ${TIME_LIMIT}s)"
+  } >>"$REPORT"
+  copy_out
+  if [ -n "${OUT:-}" ] && [ -d "$OUT" ]; then
+    local files=("${LOGS#"$ROOT"/}" "${REPORT#"$ROOT"/}")
+    for f in build/bench-gpu/gpu_results.md build/bench-gpu/gpu_results.csv build/bench-gpu/gpu_results.log; do
+      [ -f "$ROOT/$f" ] && files+=("$f")
+    done
+    tar -czf "$OUT/gpu_check_logs.tar.gz" -C "$ROOT" "${files[@]}" 2>/dev/null
+  fi
+  echo
+  sed -n '/^## Summary/,$p' "$REPORT"
+  echo
+  echo "[gpu_check] report: $REPORT"
+  if [ -n "${OUT:-}" ]; then echo "[gpu_check] copied to $OUT/report.md; logs: $OUT/gpu_check_logs.tar.gz"; fi
+  exit "$code"
+}
+trap 'echo "[gpu_check] interrupted" >&2; SUM_NAME+=("(interrupted)"); SUM_STATUS+=(fail); SUM_SECS+=("$(elapsed)"); SUM_NOTE+=(signal); finish 1 "FAIL (interrupted)"' INT TERM
+
+# ------------------------------------------------------- report header ----
+{
+  echo "# kops GPU check"
+  echo
+  echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC') · host: $(hostname 2>/dev/null || echo '?') · $(uname -srm)"
+  if git -C "$ROOT" rev-parse --short HEAD >/dev/null 2>&1; then
+    dirty=""
+    [ -n "$(git -C "$ROOT" status --porcelain --untracked-files=no 2>/dev/null | head -n 1)" ] && dirty=" + uncommitted changes"
+    echo "- tree: $(git -C "$ROOT" rev-parse --short HEAD)$dirty"
+  else
+    echo "- tree: a copy without git metadata"
+  fi
+  echo "- command: \`bash tools/gpu_check.sh\` (steps: $STEPS; time budget ${TIME_LIMIT}s; $JOBS CPU cores)"
+  echo "- full logs: \`build/gpu_check/logs/\`${OUT:+ (also in gpu_check_logs.tar.gz beside this report)}"
+  echo "- statuses: pass, fail, timeout (stopped at its limit: counts as a failure), skipped (not run: the note says why)"
+} >"$REPORT"
+
+# -------------------------------------------------------------- step 1 ----
+if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="/usr/local/cuda/bin:$PATH"
+fi
+NVCC=$(command -v nvcc || true)
+CS=$(command -v compute-sanitizer || true)
+for c in ${NVCC:+"$(dirname "$NVCC")/compute-sanitizer"} /usr/local/cuda/bin/compute-sanitizer \
+         /usr/local/cuda/compute-sanitizer/compute-sanitizer; do
+  if [ -z "$CS" ] && [ -x "$c" ]; then CS=$c; fi
+done
+
+t1=$(now)
+LOG="$LOGS/info.log"
+HAVE_GPU=0; CC=""; ARCH=""
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then HAVE_GPU=1; fi
+if [ "$HAVE_GPU" = 1 ]; then
+  CC=$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ' \r')
+  if ! [[ "$CC" =~ ^[0-9]+\.[0-9]+$ ]] && [ -n "$NVCC" ] && [ -x "$(dirname "$NVCC")/__nvcc_device_query" ]; then
+    q=$("$(dirname "$NVCC")/__nvcc_device_query" 2>/dev/null | tr -d ' \r')
+    if [[ "$q" =~ ^[0-9]+$ ]]; then CC="${q:0:${#q}-1}.${q: -1}"; fi
+  fi
+fi
+if [[ "$CC" =~ ^[0-9]+\.[0-9]+$ ]]; then ARCH="${CC/./}"; fi
+ARCH=${GPU_CHECK_ARCH:-${ARCH:-90}}
+
+# What the build needs and GPU images may lack (Boost.Hana, Catch2 v2): the
+# copies of --prepare in .whl/deps, when the system has none.
+has_header() { local d; for d in /usr/include /usr/local/include; do [ -f "$d/$1" ] && return 0; done; return 1; }
+DEPS_NOTE=""; CATCH_ARG=""; USE_DEPS=0
+if [ "${GPU_CHECK_USE_DEPS:-0}" = 1 ] || ! has_header boost/hana.hpp; then
+  if [ -f "$DEPS/include/boost/hana.hpp" ]; then
+    export Boost_ROOT="$DEPS" BOOST_INCLUDE="$DEPS/include"   # CMake's find_package; bench/run_gpu.sh's nvcc
+    USE_DEPS=1
+    DEPS_NOTE+="Boost.Hana: .whl/deps; "
+  else
+    DEPS_NOTE+="Boost.Hana: MISSING (run --prepare where pip works, carry .whl); "
+  fi
+else
+  DEPS_NOTE+="Boost.Hana: system; "
+fi
+if [ "${GPU_CHECK_USE_DEPS:-0}" = 1 ] || ! has_header catch2/catch.hpp; then
+  if [ -f "$DEPS/include/catch2/catch.hpp" ]; then
+    CATCH_ARG="-DKOPS_CATCH2_INCLUDE_DIR=$DEPS/include"
+    USE_DEPS=1
+    DEPS_NOTE+="Catch2 v2: .whl/deps"
+  else
+    DEPS_NOTE+="Catch2 v2: no catch2/catch.hpp (run --prepare, carry .whl)"
+  fi
+else
+  DEPS_NOTE+="Catch2 v2: system"
+fi
+# ... and for the CMake runs of tools/example.sh and bench/run_gpu.sh too.
+if [ "$USE_DEPS" = 1 ]; then
+  export CMAKE_PREFIX_PATH="$DEPS${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+fi
+WHEELS_OK=0
+if compgen -G "$WHL/pykeops-2.3*.whl" >/dev/null && compgen -G "$WHL/keopscore-2.3*.whl" >/dev/null; then WHEELS_OK=1; fi
+{
+  echo "\$ nvidia-smi -L"
+  if command -v nvidia-smi >/dev/null 2>&1; then
+    nvidia-smi -L 2>&1; echo "(exit $?)"
+    echo "\$ nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm --format=csv,noheader"
+    nvidia-smi --query-gpu=name,compute_cap,driver_version,memory.total,clocks.max.sm --format=csv,noheader 2>&1
+  else
+    echo "nvidia-smi: not found"
+  fi
+  echo "compute capability: ${CC:-unknown} -> CMAKE_CUDA_ARCHITECTURES=${ARCH}-real"
+  echo "\$ nvcc --version"
+  if [ -n "$NVCC" ]; then "$NVCC" --version 2>&1 | tail -n 3; else echo "nvcc: not found (PATH, /usr/local/cuda/bin)"; fi
+  echo "\$ compute-sanitizer --version"
+  if [ -n "$CS" ]; then "$CS" --version 2>&1 | head -n 2; else echo "compute-sanitizer: not found (PATH, /usr/local/cuda/bin)"; fi
+  echo "\$ cmake --version; ninja --version; c++ --version; $PYTHON --version"
+  cmake --version 2>&1 | head -n 1
+  echo "ninja $(ninja --version 2>/dev/null || echo 'not found')"
+  c++ --version 2>&1 | head -n 1
+  "$PYTHON" --version 2>&1
+  echo "headers: $DEPS_NOTE"
+  echo "pykeops wheels: $( (cd "$WHL" 2>/dev/null && ls -1 ./*.whl 2>/dev/null) | tr '\n' ' ')$([ "$WHEELS_OK" = 1 ] || echo '(none: pykeops will be skipped)')"
+} >"$LOG" 2>&1
+DUR=$(( $(now) - t1 )); RC=0; LIMIT="-"; NOTE=""; EXTRA=""; STATUS=pass
+if [ "$HAVE_GPU" != 1 ]; then
+  NOTE="NO NVIDIA GPU: nvidia-smi -L lists none"
+elif [ -z "$NVCC" ]; then
+  STATUS=fail; NOTE="nvcc not found: nothing can be built"
+else
+  NOTE="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1), compute capability ${CC:-?}"
+fi
+report_step "1. GPU and tools" \
+  "nvidia-smi -L; nvidia-smi --query-gpu=name,compute_cap,... ; nvcc --version; compute-sanitizer --version" "" 200
+if [ "$HAVE_GPU" != 1 ]; then
+  {
+    echo
+    echo "**No NVIDIA GPU on this machine** (\`nvidia-smi -L\` lists none): steps 2 to 5 need one."
+    echo "Run this script where there is one (docs/cuda.md, \"On a GPU: tools/gpu_check.sh\")."
+  } >>"$REPORT"
+  if [ "${GPU_CHECK_FORCE:-0}" != 1 ]; then
+    for k in "${ORDER[@]}"; do
+      if [ -n "${SEL[$k]:-}" ] && [ "$k" != example_direct ]; then skip_row "${TITLE[$k]}" "no GPU"; fi
+    done
+    finish 77 "NO GPU (exit 77: nothing on the GPU was checked)"
+  fi
+  echo "- GPU_CHECK_FORCE=1: going on without a GPU (a test of this script: the GPU steps fail or skip)." >>"$REPORT"
+fi
+
+# --------------------------------------------------------- step bodies ----
+GC_PREBUILD_BENCH=0
+if [ -n "${SEL[bench]:-}" ]; then GC_PREBUILD_BENCH=1; fi
+export ROOT BUILD_DIR ARCH JOBS KOKKOS_MODE GC NVCC CATCH_ARG GC_PREBUILD_BENCH
+
+# Configure with Kokkos (and the examples) when CMake finds it, else without
+# both (the examples' CPU targets link kops::kokkos). Run through `bash -c`.
+# shellcheck disable=SC2317
+gc_configure() {
+  local common=(-S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKOPS_ENABLE_CUDA=ON
+                "-DCMAKE_CUDA_ARCHITECTURES=${ARCH}-real" "-DKOPS_TEST_CUDA_ARCHITECTURES=${ARCH}-real"
+                -DKOPS_BUILD_TESTS=ON -DKOPS_BUILD_EMULATED_GPU_TESTS=OFF -DKOPS_BUILD_BENCH=OFF)
+  if [ -n "$CATCH_ARG" ]; then common+=("$CATCH_ARG"); fi
+  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then common+=(-G Ninja); fi
+  local rc
+  if [ "$KOKKOS_MODE" != OFF ]; then
+    echo "+ cmake ${common[*]} -DKOPS_ENABLE_KOKKOS=ON -DKOPS_BUILD_EXAMPLES=ON"
+    cmake "${common[@]}" -DKOPS_ENABLE_KOKKOS=ON -DKOPS_BUILD_EXAMPLES=ON 2>&1 | tee "$GC/configure.out"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" = 0 ] || [ "$KOKKOS_MODE" = ON ] || ! grep -q "Kokkos not found" "$GC/configure.out"; then
+      return "$rc"
+    fi
+    echo "== no Kokkos: configuring without it, and without the examples (their CPU targets need it)"
+  fi
+  echo "+ cmake ${common[*]} -DKOPS_ENABLE_KOKKOS=OFF -DKOPS_BUILD_EXAMPLES=OFF"
+  cmake "${common[@]}" -DKOPS_ENABLE_KOKKOS=OFF -DKOPS_BUILD_EXAMPLES=OFF
+}
+
+# kops_cuda_tests (and the flagship's targets when the examples are on; else
+# gaussian_sum_cuda straight from nvcc, beside the CMake build).
+# shellcheck disable=SC2317
+gc_build() {
+  local targets=(kops_cuda_tests) pid="" rc rc2=0
+  if grep -q '^KOPS_BUILD_EXAMPLES:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" 2>/dev/null; then
+    targets+=(gaussian_sum gaussian_sum_cuda)
+  else
+    local inc=(-I "$ROOT/include")
+    if [ -n "${BOOST_INCLUDE:-}" ] && [ "$BOOST_INCLUDE" != /usr/include ]; then inc+=(-isystem "$BOOST_INCLUDE"); fi
+    local cmd=("$NVCC" -std=c++20 -O3 -DNDEBUG --expt-relaxed-constexpr --extended-lambda
+               -gencode "arch=compute_${ARCH},code=sm_${ARCH}" "${inc[@]}"
+               "$ROOT/examples/gaussian_sum/main.cu" -o "$GC/gaussian_sum_cuda")
+    echo "+ ${cmd[*]} &"
+    rm -f "$GC/gaussian_sum_cuda"
+    "${cmd[@]}" >"$GC/gaussian_sum_cuda.build.out" 2>&1 &
+    pid=$!
+  fi
+  # bench_gpu for step 5, configured exactly as bench/run_gpu.sh configures it
+  # (CUDA_ARCHS=$ARCH), so that its own configure and build then find it done.
+  local bpid="" bdir="$ROOT/build/bench-gpu/cmake"
+  if [ "${GC_PREBUILD_BENCH:-0}" = 1 ]; then
+    echo "+ (cmake -S . -B build/bench-gpu/cmake <bench/run_gpu.sh's options> && cmake --build ... --target bench_gpu) &"
+    { cmake -S "$ROOT" -B "$bdir" -DCMAKE_BUILD_TYPE=Release -DKOPS_BUILD_BENCH=ON -DKOPS_BUILD_TESTS=OFF \
+        -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_ENABLE_KOKKOS=OFF -DKOPS_ENABLE_CUDA=ON -DKOPS_INSTALL=OFF \
+        "-DCMAKE_CUDA_ARCHITECTURES=${ARCH}-real" &&
+      cmake --build "$bdir" --target bench_gpu -j "$JOBS"; } >"$GC/bench-prebuild.out" 2>&1 &
+    bpid=$!
+  fi
+  echo "+ cmake --build $BUILD_DIR -j $JOBS --target ${targets[*]}"
+  cmake --build "$BUILD_DIR" -j "$JOBS" --target "${targets[@]}"
+  rc=$?
+  if [ -n "$bpid" ]; then
+    wait "$bpid"
+    echo "== bench_gpu built ahead for step 5: exit $? (log: build/gpu_check/bench-prebuild.out; step 5 builds it anyway)"
+  fi
+  if [ -n "$pid" ]; then
+    wait "$pid"; rc2=$?
+    cat "$GC/gaussian_sum_cuda.build.out"
+    echo "== nvcc examples/gaussian_sum/main.cu -> build/gpu_check/gaussian_sum_cuda: exit $rc2"
+  fi
+  echo "== cmake --build: exit $rc"
+  if [ "$rc" = 0 ]; then return "$rc2"; fi
+  return "$rc"
+}
+export -f gc_configure gc_build
+
+first_exe() {  # first_exe PATH...: the first executable file among them
+  local f
+  for f in "$@"; do
+    if [ -f "$f" ] && [ -x "$f" ]; then echo "$f"; return 0; fi
+  done
+  return 1
+}
+ran_steps() { [ -n "${SEL[$1]:-}" ]; }
+
+# -------------------------------------------------------------- step 2 ----
+BUILD_OK=0
+if ran_steps configure; then
+  run_step configure -- bash -c gc_configure
+  if [ "$STATUS" = pass ]; then
+    if grep -q '^KOPS_HAS_CUDA:INTERNAL=ON' "$BUILD_DIR/CMakeCache.txt" 2>/dev/null; then
+      NOTE="Kokkos $(sed -n 's/^KOPS_HAS_KOKKOS:INTERNAL=//p' "$BUILD_DIR/CMakeCache.txt"), examples $(sed -n 's/^KOPS_BUILD_EXAMPLES:BOOL=//p' "$BUILD_DIR/CMakeCache.txt"), CUDA ${ARCH}-real"
+    else
+      STATUS=fail; NOTE="configured without kops::cuda"
+    fi
+  fi
+  CONFIGURE_STATUS=$STATUS
+  report_step "${TITLE[configure]}" \
+    "cmake -S . -B ${BUILD_DIR#"$ROOT"/} -DCMAKE_BUILD_TYPE=Release -DKOPS_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=${ARCH}-real -DKOPS_TEST_CUDA_ARCHITECTURES=${ARCH}-real -DKOPS_BUILD_TESTS=ON -DKOPS_ENABLE_KOKKOS=ON -DKOPS_BUILD_EXAMPLES=ON (both OFF when Kokkos is not found) -DKOPS_BUILD_EMULATED_GPU_TESTS=OFF -DKOPS_BUILD_BENCH=OFF" \
+    "^\+ cmake|^== |kops:|error|Kokkos|Boost|Catch2|CUDA compiler identification|Configuring|Generating" 8
+
+  if [ "$CONFIGURE_STATUS" = pass ]; then
+    run_step build -- bash -c gc_build
+    report_step "${TITLE[build]}" \
+      "cmake --build ${BUILD_DIR#"$ROOT"/} -j $JOBS --target kops_cuda_tests [gaussian_sum gaussian_sum_cuda] (examples off: nvcc examples/gaussian_sum/main.cu alongside); bench_gpu alongside, in build/bench-gpu/cmake" \
+      "^\+ |^== | error|error:|FAILED|warning|Linking" 8
+    [ "$STATUS" = pass ] && BUILD_OK=1
+  else
+    skip_row "${TITLE[build]}" "configure failed"
+  fi
+fi
+EXE=$(first_exe "$BUILD_DIR/tests/kops_cuda_tests" "$BUILD_DIR/bin/kops_cuda_tests" || true)
+if [ "$BUILD_OK" = 1 ] && [ -z "$EXE" ]; then
+  EXE=$(find "$BUILD_DIR" -type f -name kops_cuda_tests -perm -u+x 2>/dev/null | head -n 1)
+fi
+
+if ran_steps ctest; then
+  if [ "$BUILD_OK" != 1 ] || [ -z "$EXE" ]; then
+    skip_row "${TITLE[ctest]}" "no test executable (the build failed)"
+  else
+    ctest_args=(--test-dir "$BUILD_DIR" -L gpu -V --timeout "${CAP[ctest]}")
+    [ "${GPU_CHECK_CTEST_ALL:-0}" = 1 ] || ctest_args+=(-E '^example\.cuda_project$')
+    run_step ctest -- ctest "${ctest_args[@]}"
+    [ "${GPU_CHECK_CTEST_ALL:-0}" = 1 ] || ctest_args[${#ctest_args[@]}-1]="'^example\.cuda_project\$'"
+    if grep -q "No tests were found" "$LOG"; then STATUS=fail; NOTE="no test with label gpu"; fi
+    if [ "$STATUS" = pass ] && grep -q "KOPS_SKIP_NO_GPU" "$LOG"; then STATUS=skipped; NOTE="the test saw no GPU"; fi
+    report_step "${TITLE[ctest]}" "ctest ${ctest_args[*]#"$ROOT"/}" \
+      "^GPU [0-9]|All tests passed|test cases|assertions|FAILED|REQUIRE|CHECK\(|Passed|Failed|\*\*\*|tests passed|tests failed|KOPS_SKIP" 6
+  fi
+fi
+
+# -------------------------------------------------------------- step 3 ----
+# --report-api-errors no: the error-path tests fail CUDA calls on purpose (and
+# kops checks every call itself); --error-exitcode 86 tells the sanitizer's
+# findings (86) from failed tests (1).
+declare -A SAN_SPEC=([memcheck]=$SAN_MEMCHECK [racecheck]=$SAN_RACECHECK [synccheck]=$SAN_SYNCCHECK
+                     [initcheck]=$SAN_INITCHECK)
+declare -A SAN_OPTS=([memcheck]="--leak-check full" [racecheck]="--racecheck-report all" [synccheck]=""
+                     [initcheck]="")
+for tool in memcheck racecheck synccheck initcheck; do
+  ran_steps "$tool" || continue
+  if [ -z "$CS" ]; then skip_row "${TITLE[$tool]}" "compute-sanitizer not found (PATH, /usr/local/cuda/bin)"; continue; fi
+  if [ "$BUILD_OK" != 1 ] || [ -z "$EXE" ]; then skip_row "${TITLE[$tool]}" "no test executable (the build failed)"; continue; fi
+  # shellcheck disable=SC2206
+  opts=(--tool "$tool" ${SAN_OPTS[$tool]} --report-api-errors no --error-exitcode 86)
+  run_step "$tool" -- "$CS" "${opts[@]}" "$EXE" "${SAN_SPEC[$tool]}" --durations yes
+  case "$RC" in
+    86) NOTE="the sanitizer reported errors" ;;
+    0|124|137|-) ;;
+    *) NOTE="exit $RC: tests failed (or the tool did) under the sanitizer" ;;
+  esac
+  if [ -f "$LOG" ] && grep -q -E "Device not supported|Unable to find injection library|unsupported device" "$LOG"; then
+    NOTE="${NOTE:+$NOTE; }compute-sanitizer does not support this device or runtime"
+  fi
+  if [ "$STATUS" = timeout ] && [ -f "$LOG" ]; then
+    NOTE="$NOTE; $(grep -c -E '^[0-9.]+ s: ' "$LOG") test cases or sections finished: narrow SAN_$(echo "$tool" | tr '[:lower:]' '[:upper:]')"
+  fi
+  if [ -f "$LOG" ] && grep -q -E '^[0-9.]+ s: ' "$LOG"; then
+    EXTRA="Slowest test cases or sections under $tool (of $(grep -c -E '^[0-9.]+ s: ' "$LOG") timed):
+
+\`\`\`text
+$(grep -E '^[0-9.]+ s: ' "$LOG" | sort -rn | head -n 5 | cut -c1-200)
+\`\`\`"
+  fi
+  report_step "${TITLE[$tool]}" \
+    "compute-sanitizer ${opts[*]} ${EXE#"$ROOT"/} \"${SAN_SPEC[$tool]}\" --durations yes" \
+    "SUMMARY|^========= +(Invalid|Race|Barrier|Uninitialized|Leaked|Program hit|Error|Warning|Hazard|Unused|Device)|All tests passed|test cases|FAILED|Device not supported" 6
+done
+
+# -------------------------------------------------------------- step 4 ----
+if ran_steps example; then
+  EX_DIR="$GC/example-build"
+  if grep -q '^KOPS_BUILD_EXAMPLES:BOOL=ON' "$BUILD_DIR/CMakeCache.txt" 2>/dev/null; then EX_DIR=$BUILD_DIR; fi
+  # No package installs there (no registry); Kokkos as the main configure found it.
+  EX_KOKKOS=OFF
+  if grep -q '^KOPS_HAS_KOKKOS:INTERNAL=ON' "$BUILD_DIR/CMakeCache.txt" 2>/dev/null; then EX_KOKKOS=ON; fi
+  run_step example -- env KOPS_SKIP_SETUP=1 KOPS_CMAKE_ARGS="-DKOPS_ENABLE_KOKKOS=$EX_KOKKOS -DKOPS_BUILD_EMULATED_GPU_TESTS=OFF" \
+    KOPS_BUILD_DIR="$EX_DIR" bash tools/example.sh
+  if [ "$STATUS" = pass ] && ! grep -q "on the GPU (CUDA" "$LOG"; then
+    STATUS=fail; NOTE="example.sh ran the CPU version, not gaussian_sum_cuda"
+  elif [ "$STATUS" = fail ]; then
+    if ! grep -q '^\[example\]' "$LOG" && grep -q '^\[setup\]' "$LOG"; then
+      NOTE="tools/setup.sh failed (apt-get: no package registry on this machine?)"
+    elif grep -q "kops::kokkos\|Kokkos not found" "$LOG"; then
+      NOTE="the examples need Kokkos, which this machine lacks"
+    fi
+  fi
+  EXAMPLE_STATUS=$STATUS
+  report_step "${TITLE[example]}" "KOPS_BUILD_DIR=${EX_DIR#"$ROOT"/} bash tools/example.sh" \
+    "^\[example\]|^\[setup\] (CUDA|GPU|install|missing)|kops gaussian_sum|formula|result|time|check|error|E: " 12
+
+  # When example.sh fails, the flagship's own numbers on the GPU all the same.
+  if [ "$EXAMPLE_STATUS" != pass ] && [ -n "${SEL[example_direct]:-}" ]; then
+    if [ "$EX_DIR" = "$BUILD_DIR" ]; then EXD="$BUILD_DIR/bin/gaussian_sum_cuda"; else EXD="$GC/gaussian_sum_cuda"; fi
+    EXD=$(first_exe "$EXD" || true)
+    if [ -z "$EXD" ]; then
+      skip_row "${TITLE[example_direct]}" "no gaussian_sum_cuda was built"
+    else
+      run_step example_direct -- "$EXD"
+      report_step "${TITLE[example_direct]}" "${EXD#"$ROOT"/}   (M = N = 20000, as tools/example.sh runs it)" "" 20
+    fi
+  fi
+fi
+
+# -------------------------------------------------------------- step 5 ----
+if ran_steps bench; then
+  BENCH_ENV=(SIZES="$SIZES" REPS="$REPS" MAX_S="$MAX_S" CUDA_ARCHS="$ARCH" WHEELS="$WHL" PYTHON="$PYTHON")
+  PK_NOTE=""
+  if [ "$WHEELS_OK" != 1 ] && ! "$PYTHON" -c 'import pykeops, keopscore; assert pykeops.__version__.startswith("2.3")' >/dev/null 2>&1; then
+    BENCH_ENV+=(SKIP_PYKEOPS=1)
+    PK_NOTE="no pykeops-2.3/keopscore-2.3 wheels in .whl (bash tools/gpu_check.sh --prepare where pip works; carry .whl)"
+  fi
+  MD="$ROOT/build/bench-gpu/gpu_results.md"; CSV="$ROOT/build/bench-gpu/gpu_results.csv"
+  rm -f "$MD" "$CSV"
+  run_step bench -- env "${BENCH_ENV[@]}" bash bench/run_gpu.sh
+  BENCH_STATUS=$STATUS
+  if [ "$STATUS" != skipped ] && [ ! -s "$MD" ] && [ -s "$CSV" ]; then
+    # Stopped before its table: the table of the rows it wrote.
+    timeout 30 "$PYTHON" bench/pykeops_gpu.py --table "$CSV" >"$MD" 2>/dev/null || rm -f "$MD"
+    [ -s "$MD" ] && NOTE="${NOTE:+$NOTE; }table of the rows written before it stopped"
+  fi
+  if [ -s "$MD" ]; then
+    EXTRA="Table (build/bench-gpu/gpu_results.md):
+
+$(cat "$MD")"
+  fi
+  report_step "${TITLE[bench]}" "${BENCH_ENV[*]//$ROOT\//} bash bench/run_gpu.sh" \
+    "^== |run_gpu.sh:|error|failed|skipped|Traceback|first call|pykeops [0-9]" 8
+
+  # The pykeops half of the comparison, as a row of its own.
+  STATUS=pass; NOTE=""; RC="-"; LIMIT="-"; EXTRA=""
+  if [ "$BENCH_STATUS" = skipped ]; then
+    STATUS=skipped; NOTE="the benchmark did not run"
+  elif [ -n "$PK_NOTE" ]; then
+    STATUS=skipped; NOTE=$PK_NOTE
+  elif [ "$BENCH_STATUS" != pass ] && ! grep -q -E "pykeops|keopscore" "$LOG"; then
+    STATUS=skipped; NOTE="not reached: run_gpu.sh stopped before pykeops"
+  elif grep -q -E "pykeops rows skipped|pip install failed|pykeops_gpu.py failed" "$LOG"; then
+    STATUS=fail; NOTE="$(grep -m1 -E "pykeops rows skipped|pip install failed|pykeops_gpu.py failed" "$LOG" | sed 's/^== //')"
+  elif [ -f "$CSV" ] && cut -d, -f1 "$CSV" | grep -q '^pykeops'; then
+    NOTE="$(cut -d, -f1 "$CSV" | grep -c '^pykeops') pykeops rows"
+  else
+    STATUS=fail; NOTE="no pykeops rows in gpu_results.csv"
+  fi
+  if [ "$BENCH_STATUS" = timeout ] && [ "$STATUS" = pass ]; then NOTE="$NOTE (some missing: the benchmark was stopped)"; fi
+  if [ "$BENCH_STATUS" = timeout ] && [ "$STATUS" = fail ]; then STATUS=timeout; fi
+  echo "[gpu_check] 5. pykeops 2.3 comparison: $STATUS ($NOTE)"
+  SUM_NAME+=("5. pykeops 2.3 comparison (within run_gpu.sh)"); SUM_STATUS+=("$STATUS"); SUM_SECS+=("-"); SUM_NOTE+=("$NOTE")
+fi
+
+# ------------------------------------------------------------- verdict ----
+failed=0
+for s in "${SUM_STATUS[@]}"; do
+  case "$s" in fail|timeout) failed=1 ;; esac
+done
+if [ "$HAVE_GPU" != 1 ]; then
+  finish 77 "NO GPU (GPU_CHECK_FORCE=1 run: $([ "$failed" = 1 ] && echo 'some steps failed' || echo 'no step failed'); exit 77)"
+elif [ "$failed" = 1 ]; then
+  finish 1 "FAIL"
+else
+  finish 0 "PASS"
+fi
