@@ -172,7 +172,10 @@ SAN_PATTERNS = [
     ("UBSan", re.compile(r"runtime error: (.{0,60})")),
     ("LSan", re.compile(r"ERROR: LeakSanitizer: (.{0,40})")),
     ("emulator", re.compile(r"(kops::cuda_emulated[^\n]{0,80})")),
+    ("glibc heap check", re.compile(r"^((?:double free or corruption|free\(\)|malloc\(\)|corrupted )[^\n]{0,60})")),
 ]
+# Template test cases are named "<name> - <type>": the table groups them by name.
+CONFIG_SUFFIX = re.compile(r" - (kops_test::cfg<.*>|float|double)$")
 EVENT = re.compile(r"^@@mutation@@ (start|pass|fail) (.*)$")
 
 
@@ -229,18 +232,19 @@ def verdict(r, flavor):
     if r["rc"] in (124, 137):
         parts.append("timed out")
     if r["report"]:
-        parts.append(r["report"] + (f" (in \"{short(r['report_in'])}\")" if r["report_in"] else ""))
+        parts.append(r["report"] + (f" (in \"{short(r['report_in'], 100)}\")" if r["report_in"] else ""))
     n = len(r["failed"])
     if n:
         parts.append(f"{n} of {n + r['passed']} test cases fail")
     if r["aborted_in"] and not r["report"]:
-        parts.append(f"aborted (exit {r['rc']}) in \"{short(r['aborted_in'])}\"")
+        parts.append(f"aborted (exit {r['rc']}) in \"{short(r['aborted_in'], 100)}\"")
     if not parts:
         parts.append(f"exit {r['rc']}")
     return "**caught**: " + "; ".join(parts)
 
 
 def short(name, n=70):
+    name = re.sub(r"kops_test::cfg<kops_test::(\w+), (\w+)>", r"\1 \2", name)
     return name if len(name) <= n else name[: n - 1] + "…"
 
 
@@ -266,15 +270,23 @@ def cmd_summarize(work, ids):
             survivors.append(mid)
         names = list(plain["failed"]) if plain["ran"] else []
         if plain["ran"] and plain["aborted_in"] and plain["aborted_in"] not in names:
-            names.append(plain["aborted_in"] + " (aborted)")
+            names.append(plain["aborted_in"])
         if san is not None and san["ran"]:
             for n in san["failed"] + ([san["report_in"]] if san["report_in"] else []):
                 if n and n not in names:
                     names.append(n)
-        shown = "; ".join(f"\"{short(n, 60)}\"" for n in names[:3]) + (f" (+{len(names) - 3} more)"
-                                                                      if len(names) > 3 else "")
-        san_cell = "—" if san is None else f"{ {'tsan': 'TSan', 'asan': 'ASan+UBSan'}[m['san']]}: " + verdict(
-            san, m["san"])
+        groups = {}  # test name without its template argument -> instances
+        for n in names:
+            base = CONFIG_SUFFIX.sub("", n)
+            groups[base] = groups.get(base, 0) + 1
+        items = [f"\"{short(b, 70)}\"" + (f" ×{k}" if k > 1 else "") for b, k in groups.items()]
+        shown = "; ".join(items[:4]) + (f"; +{len(items) - 4} more tests" if len(items) > 4 else "")
+        if san is None:
+            san_cell = "—"
+        else:  # the report names its tool; otherwise say which build this is
+            label = {"tsan": "TSan build", "asan": "ASan+UBSan build"}[m["san"]]
+            san_cell = verdict(san, m["san"]) if san["ran"] and san["report"] else f"{label}: " + verdict(
+                san, m["san"])
         lines.append(f"| `{mid}` | {verdict(plain, 'plain')} | {san_cell} | {shown or '—'} |")
     print("\n".join(lines))
     print()

@@ -140,12 +140,15 @@ run() {
     tsan) envs=(TSAN_OPTIONS="halt_on_error=1") ;;
     asan) envs=(ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1") ;;
   esac
+  local t0=$SECONDS
+  # (a sanitizer or emulator abort also makes bash print "Aborted" here)
   env "${envs[@]}" timeout -k 30 "$run_timeout" "$out/tests" >"$out/run.out" 2>"$out/run.err" || rc=$?
   echo "$rc" >"$out/rc"
+  echo "$((SECONDS - t0))" >"$out/seconds"
   rm -f "$out/tests"
   local fails
   fails="$(grep -c '^@@mutation@@ fail ' "$out/run.err" || true)"
-  log "  $fl: exit $rc, $fails failing test cases$(grep -q -E 'ThreadSanitizer|AddressSanitizer|runtime error:|kops::cuda_emulated:' "$out/run.err" && echo ', a sanitizer/emulator report' || true)"
+  log "  $fl: exit $rc after $((SECONDS - t0)) s, $fails failing test cases$(grep -q -E 'ThreadSanitizer|AddressSanitizer|runtime error:|kops::cuda_emulated:' "$out/run.err" && echo ', a sanitizer/emulator report' || true)"
 }
 
 needed=(plain)
@@ -182,8 +185,17 @@ for id in "${ids[@]}"; do
   rm -rf "${work:?}/$id/include"
 done
 
-log "done in $(( ($(date +%s) - start) / 60 )) min"
+minutes=$(( ($(date +%s) - start + 30) / 60 ))
+log "done in $minutes min"
+commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+dirty="$(git -C "$root" status --porcelain -- include 2>/dev/null | wc -l)"
+{
+  echo "Mutation run of $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit ($dirty uncommitted files under include/),"
+  echo "g++ $(g++ -dumpfullversion), tests/cuda/{$(IFS=,; echo "${tests[*]}")}.cu, $minutes min on $(nproc) cores."
+  echo
+} >"$work/results.md"
 set +e
-python3 "$helper" summarize "$work" "${ids[@]}" | tee "$work/results.md"
-rc=${PIPESTATUS[0]}
+python3 "$helper" summarize "$work" "${ids[@]}" >>"$work/results.md"
+rc=$?
+cat "$work/results.md"
 exit "$rc"

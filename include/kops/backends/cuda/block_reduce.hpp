@@ -44,14 +44,7 @@ reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::
 
   tile_context<K> ctx;
   T* tile = shared_tile<T>();
-  ctx.srow = nullptr;
-  if constexpr (K::shared_rows) {
-    // Staged rows (kernel_traits.hpp): each thread writes and reads only its
-    // own column, so no barrier is needed.
-    T* const rows = tile + K::tile * K::red_dims + threadIdx.x;
-    if (valid) gather<K::row_cat, Sig>::template row<K::block>(rows, a.p, row);
-    ctx.srow = rows;
-  } else if constexpr (K::row_dims > 0) {
+  if constexpr (K::row_dims > 0) {
     if (valid) gather<K::row_cat, Sig>::row(ctx.row, a.p, row);
   }
   if constexpr (K::param_dims > 0) gather<category::param, Sig>::row(ctx.prm, a.p, 0);

@@ -70,42 +70,29 @@ struct kernel_traits {
   // Shared memory per block: at most 48 KiB, the limit every device grants
   // without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).
   static constexpr std::size_t max_shared_bytes = 48 * 1024;
-  static constexpr std::size_t row_bytes = std::size_t(row_dims) * sizeof(T);
-  // Row variables live in the thread's registers, unless they take more than
-  // 256 bytes (64 floats, 32 doubles): then, rather than spill, they are
-  // staged in shared memory, with a smaller block so that the block's rows
-  // take at most 3/4 of it (the first answer to wide rows; evaluating in
-  // chunks of the dimension is the full one). Rows so wide that 32 of them do
-  // not fit stay in registers.
-  static constexpr std::size_t max_rows_shared_bytes = max_shared_bytes / 4 * 3;
-  static constexpr bool shared_rows = row_bytes > 256 && 32 * row_bytes <= max_rows_shared_bytes;
   // Threads per block = output rows per block. 192 as KeOps: 10 resident
-  // blocks (1920 threads) per SM on sm_80/sm_90 when registers allow; with
-  // shared rows, the largest of 128, 64, 32 whose rows fit.
-  static constexpr int block = [] {
-    if (!shared_rows) return 192;
-    int b = 128;
-    while (b > 32 && std::size_t(b) * row_bytes > max_rows_shared_bytes) b /= 2;
-    return b;
-  }();
-  // shared:(tile, red_dims) reduced-axis tile, then (row_dims, block) staged rows:
-  //   rows[k * block + t] = component k of thread t's row (consecutive threads,
-  //   consecutive banks)
-  static constexpr std::size_t rows_shared_bytes = shared_rows ? std::size_t(block) * row_bytes : 0;
+  // blocks (1920 threads) per SM on sm_80/sm_90 when registers allow.
+  // (Row variables stay in registers at every width: staging rows wider than
+  // 256 bytes in shared memory, with blocks of 32-128 threads, was tried and
+  // doubled the SASS instructions per pair of the D = 64 double and D = 256
+  // float Gaussians (one shared load per component per pair, bench/sass) for
+  // the few local loads per pair it saved; evaluating wide formulas in chunks
+  // of the dimension is the answer, left to the wide-dimension work.)
+  static constexpr int block = 192;
   // Reduced-axis indices per tile: one per thread, fewer when the reduced
   // variables are so wide that a block's worth would not fit.
   static constexpr int tile = [] {
     if constexpr (red_dims == 0) {
       return block;
     } else {
-      const std::size_t fit = (max_shared_bytes - rows_shared_bytes) / (std::size_t(red_dims) * sizeof(T));
+      const std::size_t fit = max_shared_bytes / (std::size_t(red_dims) * sizeof(T));
       return int(fit < std::size_t(block) ? fit : std::size_t(block));
     }
   }();
   static_assert(tile >= 1,
                 "kops::cuda::eval: the reduced-axis variables of this formula take more than 48 KiB "
                 "per index; the GPU backend cannot tile them");
-  static constexpr std::size_t shared_bytes = std::size_t(tile) * red_dims * sizeof(T) + rows_shared_bytes;
+  static constexpr std::size_t shared_bytes = std::size_t(tile) * red_dims * sizeof(T);
   // Reduced-axis rows this narrow are copied from the tile to registers before
   // each evaluation (block_reduce.hpp); wider ones are read in place.
   static constexpr bool stage_red = red_dims > 0 && red_dims <= 8;

@@ -24,18 +24,16 @@ struct tile_context {
   using T = value_type;
   using Sig = typename K::signature;
 
-  T row[K::row_dims > 0 && !K::shared_rows ? K::row_dims : 1];
+  T row[K::row_dims > 0 ? K::row_dims : 1];
   T prm[K::param_dims > 0 ? K::param_dims : 1];
   const T* red;
-  const T* srow;  // K::shared_rows: this thread's column of the staged rows, stride K::block
 
   template <category C, int I, int D>
   KOPS_HD KOPS_INLINE vec<T, D> load() const {
     constexpr int off = kops::detail::row_offset<Sig, C, I>();
     vec<T, D> out;
     for (int k = 0; k < D; ++k) {
-      if constexpr (C == K::row_cat && K::shared_rows) out[k] = srow[(off + k) * K::block];
-      else if constexpr (C == K::row_cat) out[k] = row[off + k];
+      if constexpr (C == K::row_cat) out[k] = row[off + k];
       else if constexpr (C == category::param) out[k] = prm[off + k];
       else out[k] = red[off + k];
     }
@@ -43,18 +41,18 @@ struct tile_context {
   }
 };
 
-// dst[(offset_I + k) * Stride] = arg_I[r, k] for every slot I of category C (a
-// fold over the signature's slots: no Hana in device code).
+// dst[offset_I + k] = arg_I[r, k] for every slot I of category C (a fold over
+// the signature's slots: no Hana in device code).
 template <category C, class Sig> struct gather;
 template <category C, class... S>
 struct gather<C, type_list<S...>> {
-  template <int Stride = 1, class T>
+  template <class T>
   __device__ KOPS_INLINE static void row(T* dst, const T* const* args, std::int64_t r) {
-    (one<S, Stride>(dst, args, r), ...);
+    (one<S>(dst, args, r), ...);
   }
 
 private:
-  template <class Slot, int Stride, class T>
+  template <class Slot, class T>
   __device__ KOPS_INLINE static void one(T* dst, const T* const* args, std::int64_t r) {
     if constexpr (!kops::detail::is_unused_slot_v<Slot>) {
       if constexpr (Slot::cat == C) {
@@ -62,7 +60,7 @@ private:
         constexpr int off = kops::detail::row_offset<type_list<S...>, C, Slot::index>();
         const T* src = args[Slot::index] + r * D;
 #pragma unroll
-        for (int k = 0; k < D; ++k) dst[(off + k) * Stride] = src[k];
+        for (int k = 0; k < D; ++k) dst[off + k] = src[k];
       }
     }
   }
