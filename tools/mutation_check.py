@@ -97,10 +97,8 @@ MUTATIONS = [
          what="kernel_traits: `K::shared_bytes` one element (`sizeof(T)`) short (the tile loop's launches, "
               "GPU_1D and GPU_2D pass 1)",
          file=CUDA + "kernel_traits.hpp",
-         old="static constexpr std::size_t shared_bytes = std::size_t(tile) * red_dims * sizeof(T) + "
-             "rows_shared_bytes;",
-         new="static constexpr std::size_t shared_bytes_exact = std::size_t(tile) * red_dims * sizeof(T) + "
-             "rows_shared_bytes;\n"
+         old="static constexpr std::size_t shared_bytes = std::size_t(tile) * red_dims * sizeof(T);",
+         new="static constexpr std::size_t shared_bytes_exact = std::size_t(tile) * red_dims * sizeof(T);\n"
              "  static constexpr std::size_t shared_bytes = shared_bytes_exact ? shared_bytes_exact - sizeof(T) "
              ": 0;  // mutation",
          san="asan"),
