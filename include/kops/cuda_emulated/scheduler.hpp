@@ -62,8 +62,8 @@ struct dim3 {
 namespace kops::cuda_emulated {
 namespace detail {
 
-/// Prints "kops::cuda_emulated: <message>" and aborts: what a GPU reports as
-/// a kernel fault or compute-sanitizer as an error ends the process here.
+// Prints "kops::cuda_emulated: <message>" and aborts: what a GPU reports as
+// a kernel fault or compute-sanitizer as an error ends the process here.
 [[noreturn]] __attribute__((noinline, cold, format(printf, 1, 2))) inline void fatal(const char* fmt, ...) {
   std::va_list ap;
   va_start(ap, fmt);
