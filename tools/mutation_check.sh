@@ -29,7 +29,9 @@
 # Environment: KOPS_MUTATION_JOBS (parallel compiles, default 2),
 # KOPS_MUTATION_TESTS (test sources of tests/cuda without .cu), KOPS_MUTATION_TIMEOUT
 # (seconds per test run, default 3600), KOPS_MUTATION_WORK (work folder, default
-# a new /tmp/kops-mutation.XXXXXX; kept, with every log).
+# a new /tmp/kops-mutation.XXXXXX; kept, with every log), KOPS_MUTATION_RESUME=1
+# (with KOPS_MUTATION_WORK of a run that was interrupted: keep its finished
+# builds' results; the rest is built from the same snapshot of include/).
 #
 # Prints the result table (markdown) and leaves it in WORK/results.md.
 # Exit code: 0 when the baseline passes and every mutation is caught; 1 when
@@ -47,13 +49,22 @@ mkdir -p "$work"
 if [ "$#" -gt 0 ]; then ids=("$@"); else read -r -a ids <<<"$(python3 "$helper" list)"; fi
 
 log() { printf '[mutation %s] %s\n' "$(date +%H:%M:%S)" "$*"; }
+trap 'log "stopped by a signal"; exit 143' TERM INT HUP
 
 # Every pattern must match the current code before anything is built.
 python3 "$helper" check "$root/include"
-rm -rf "$work/pristine"
-mkdir -p "$work/pristine"
-cp -a "$root/include" "$work/pristine/include"
+resume="${KOPS_MUTATION_RESUME:-0}"
+if [ "$resume" = 1 ] && [ -d "$work/pristine/include" ]; then
+  # Every build of a run, resumed or not, uses the run's snapshot of include/.
+  log "resuming the run in $work, on its snapshot of include/"
+else
+  resume=0
+  rm -rf "$work/pristine"
+  mkdir -p "$work/pristine"
+  cp -a "$root/include" "$work/pristine/include"
+fi
 python3 "$helper" check "$work/pristine/include" >/dev/null
+done_already() { [ "$resume" = 1 ] && [ -f "$1/rc" ] && log "  $2: kept from the interrupted run"; }
 
 declare -A flags=(
   [plain]="-O1"
@@ -162,6 +173,7 @@ start=$(date +%s)
 log "work folder $work; tests: ${tests[*]}; mutations: ${ids[*]}"
 log "baseline (unmutated headers): ${needed[*]}"
 for fl in "${needed[@]}"; do
+  if done_already "$work/baseline/$fl" "$fl"; then continue; fi
   rm -rf "$work/baseline/$fl"
   build "$work/pristine" "$fl" "$work/baseline/$fl"
   run "$fl" "$work/baseline/$fl"
@@ -174,11 +186,13 @@ done
 
 for id in "${ids[@]}"; do
   log "mutation $id"
-  rm -rf "${work:?}/$id"
+  rm -rf "${work:?}/$id/include"
   mkdir -p "$work/$id"
   cp -a "$work/pristine/include" "$work/$id/include"
   python3 "$helper" apply "$id" "$work/$id/include"
   for fl in $(python3 "$helper" flavors "$id"); do
+    if done_already "$work/$id/$fl" "$fl"; then continue; fi
+    rm -rf "${work:?}/$id/$fl"
     build "$work/$id" "$fl" "$work/$id/$fl"
     run "$fl" "$work/$id/$fl"
   done
@@ -189,9 +203,12 @@ minutes=$(( ($(date +%s) - start + 30) / 60 ))
 log "done in $minutes min"
 commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 dirty="$(git -C "$root" status --porcelain -- include 2>/dev/null | wc -l)"
+same="unchanged during the run"
+diff -rq "$root/include" "$work/pristine/include" >/dev/null || same="CHANGED during the run: these results are for the snapshot in $work/pristine"
 {
   echo "Mutation run of $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit ($dirty uncommitted files under include/),"
-  echo "g++ $(g++ -dumpfullversion), tests/cuda/{$(IFS=,; echo "${tests[*]}")}.cu, $minutes min on $(nproc) cores."
+  echo "include/ $same; g++ $(g++ -dumpfullversion), tests/cuda/{$(IFS=,; echo "${tests[*]}")}.cu;"
+  echo "$minutes min on $(nproc) cores$([ "$resume" = 1 ] && echo ' (this invocation: it resumed an interrupted run)')."
   echo
 } >"$work/results.md"
 set +e
