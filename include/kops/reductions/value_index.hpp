@@ -14,10 +14,11 @@ namespace kops {
 /// ```text
 ///   kops::value_index<float> out[M * dim];  out[i * dim + k].value / .index
 /// ```
-/// Indices are std::int64_t, never floats. kops writes every byte of an
-/// element: the padding of value_index<float> (4 bytes between value and
-/// index) is written as zeros, so outputs compare equal byte for byte and
-/// memory checkers (compute-sanitizer initcheck, MSan) see no uninitialised bytes.
+/// Indices are std::int64_t, never floats. min_argmin and max_argmax write
+/// every byte of an element (the 4 padding bytes of value_index<float> as
+/// zeros), so memory checkers (compute-sanitizer initcheck, MSan) see no
+/// uninitialised byte; kmin_argkmin does so on the GPU only (on the CPU it
+/// writes the two members, see reductions/detail/ksmallest.hpp).
 template <class T>
 struct value_index {
   /// The value (the minimum, maximum or k-th smallest).
