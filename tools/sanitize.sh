@@ -42,7 +42,9 @@ if [ -z "$only" ] || [ "$only" = asan ]; then
   export ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
   export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
   set +e
-  ctest --test-dir "$BUILD_DIR" -L 'unit|gpu_emulated' --output-on-failure -j "$jobs"
+  # -LE docs: the docs' emulated CUDA programs (labels docs;gpu_emulated) are not
+  # built here (only the two test executables are).
+  ctest --test-dir "$BUILD_DIR" -L 'unit|gpu_emulated' -LE docs --output-on-failure -j "$jobs"
   r=$?
   set -e
   if [ "$rc" -eq 0 ]; then rc=$r; fi
@@ -60,7 +62,7 @@ if [ -z "$only" ] || [ "$only" = tsan ]; then
   echo "[sanitize] ctest -L gpu_emulated (TSan)"
   export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
   set +e
-  ctest --test-dir "$TSAN_DIR" -L gpu_emulated --output-on-failure -j "$jobs"
+  ctest --test-dir "$TSAN_DIR" -L gpu_emulated -LE docs --output-on-failure -j "$jobs"
   r=$?
   set -e
   if [ "$rc" -eq 0 ]; then rc=$r; fi
