@@ -64,6 +64,11 @@ else
   cp -a "$root/include" "$work/pristine/include"
 fi
 python3 "$helper" check "$work/pristine/include" >/dev/null
+if [ "$resume" = 0 ]; then  # what the snapshot is, for the report
+  { git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown
+    git -C "$root" status --porcelain -- include 2>/dev/null | wc -l
+    date -u '+%Y-%m-%d %H:%M UTC'; } >"$work/pristine/origin"
+fi
 done_already() { [ "$resume" = 1 ] && [ -f "$1/rc" ] && log "  $2: kept from the interrupted run"; }
 
 declare -A flags=(
@@ -201,12 +206,15 @@ done
 
 minutes=$(( ($(date +%s) - start + 30) / 60 ))
 log "done in $minutes min"
-commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-dirty="$(git -C "$root" status --porcelain -- include 2>/dev/null | wc -l)"
+commit=unknown dirty=unknown taken=unknown
+if [ -f "$work/pristine/origin" ]; then
+  { read -r commit; read -r dirty; read -r taken; } <"$work/pristine/origin"
+fi
 same="unchanged during the run"
 diff -rq "$root/include" "$work/pristine/include" >/dev/null || same="CHANGED during the run: these results are for the snapshot in $work/pristine"
 {
-  echo "Mutation run of $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit ($dirty uncommitted files under include/),"
+  echo "Mutation run finished $(date -u '+%Y-%m-%d %H:%M UTC'); include/ snapshot of $taken: commit $commit"
+  echo "with $dirty uncommitted files under include/;"
   echo "include/ $same; g++ $(g++ -dumpfullversion), tests/cuda/{$(IFS=,; echo "${tests[*]}")}.cu;"
   echo "$minutes min on $(nproc) cores$([ "$resume" = 1 ] && echo ' (this invocation: it resumed an interrupted run)')."
   echo
