@@ -58,8 +58,9 @@ else   # top level not written yet: bench/ alone, hand loops only
   SRC="$ROOT/bench"; EXTRA=()
 fi
 echo "== configuring $BUILD from $SRC"
-cmake -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "${EXTRA[@]}" >"$BUILD.configure.log" 2>&1 \
-  || { cat "$BUILD.configure.log"; exit 1; }
+mkdir -p "$BUILD"   # its log is written before CMake makes the folder (a fresh clone has no build/)
+cmake -S "$SRC" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release "${EXTRA[@]}" >"$BUILD/configure.log" 2>&1 \
+  || { cat "$BUILD/configure.log"; exit 1; }
 echo "== building bench_cpu"
 cmake --build "$BUILD" --target bench_cpu -j "$(nproc)" >"$BUILD/build.log" 2>&1 \
   || { tail -50 "$BUILD/build.log"; exit 1; }

@@ -34,8 +34,8 @@ if [ -z "$only" ] || [ "$only" = asan ]; then
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug \
     -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON \
     "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE" "-DCMAKE_CXX_FLAGS=$SAN_FLAGS"
-  echo "[sanitize] build kops_unit_tests kops_cuda_emulated_tests (-j$jobs)"
-  cmake --build "$BUILD_DIR" -j "$jobs" --target kops_unit_tests kops_cuda_emulated_tests
+  echo "[sanitize] build kops_unit_tests kops_cuda_emulated_tests kops_embedded_tests (-j$jobs)"
+  cmake --build "$BUILD_DIR" -j "$jobs" --target kops_unit_tests kops_cuda_emulated_tests kops_embedded_tests
   echo "[sanitize] ctest -L 'unit|gpu_emulated' (ASan+UBSan)"
   # The emulator switches stacks with swapcontext and tells ASan of every
   # switch; ASan still prints a one-line warning about swapcontext per process.

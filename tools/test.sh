@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Set up, configure (build/, Release, tests on), build and run every ctest test.
-# Exit code = ctest's.
+# Set up, configure (build/, Release, tests on), build and run every ctest test
+# against the system Kokkos (Debian: 3.4, Serial); then the same unit tests,
+# examples and consumer tests against Kokkos 4.6 with OpenMP on two threads
+# (tools/test_kokkos4.sh; KOPS_SKIP_KOKKOS4=1 leaves it out).
+# Exit code: the first failure's.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -21,5 +24,11 @@ echo "[test] ctest"
 set +e
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$jobs"
 rc=$?
+if [ "${KOPS_SKIP_KOKKOS4:-0}" != 1 ]; then
+  echo "[test] Kokkos 4.6 OpenMP, two threads (tools/test_kokkos4.sh)"
+  bash tools/test_kokkos4.sh
+  r=$?
+  if [ "$rc" -eq 0 ]; then rc=$r; fi
+fi
 set -e
 exit "$rc"

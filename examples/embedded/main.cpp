@@ -24,7 +24,9 @@
 //      component within 1e-12 of sum_j |term| (the scale of the rounding of a sum).
 //
 // Build and run: it is built with the examples (cmake -DKOPS_BUILD_EXAMPLES=ON,
-// target embedded; ctest -L example runs it), or by hand from the repository root:
+// targets embedded and, in the embedded profile of docs/embedded.md,
+// embedded_noexcept: -fno-exceptions, and -fno-rtti with Kokkos >= 4; ctest -L
+// example runs both), or by hand from the repository root:
 //   g++ -std=c++20 -O2 -march=native -Iinclude -isystem /usr/include/trilinos
 //       examples/embedded/main.cpp -ltrilinos_kokkoscore -ldl -o embedded
 //   ./embedded [N] [steps]          (default N = 1000 particles, 300 steps)
@@ -46,17 +48,27 @@
 // the array and nothrow forms of new call them by default): count them.
 namespace {
 std::atomic<std::int64_t> allocations{0};
+// Out of memory: std::bad_alloc, or, built without exceptions (the embedded
+// profile, target embedded_noexcept), a message and abort.
+[[noreturn]] void out_of_memory() {
+#if defined(__cpp_exceptions)
+  throw std::bad_alloc();
+#else
+  std::fputs("embedded: out of memory\n", stderr);
+  std::abort();
+#endif
 }
+} // namespace
 void* operator new(std::size_t n) {
   allocations.fetch_add(1, std::memory_order_relaxed);
   if (void* p = std::malloc(n ? n : 1)) return p;
-  throw std::bad_alloc();
+  out_of_memory();
 }
 void* operator new(std::size_t n, std::align_val_t al) {
   allocations.fetch_add(1, std::memory_order_relaxed);
   const std::size_t a = static_cast<std::size_t>(al);
   if (void* p = std::aligned_alloc(a, (n + a - 1) / a * a)) return p;
-  throw std::bad_alloc();
+  out_of_memory();
 }
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
@@ -179,6 +191,8 @@ int main(int argc, char** argv) {
   std::printf("kops embedded: softened N-body, leapfrog, float64, Kokkos %s\n",
               Kokkos::DefaultHostExecutionSpace::name());
   std::printf("  kernel   : %s\n", kops::to_string(accel).c_str());
+  std::printf("  profile  : %s\n", KOPS_EXCEPTIONS ? "with exceptions (bad input throws kops::error)"
+                                                    : "without exceptions (bad input calls the kops error handler)");
   std::printf("  system   : N = %lld, eps = %.3g, dt = %.3g, %d steps (t = %.3g)\n", (long long)N, eps, dt, steps,
               dt * steps);
   std::printf("  time     : %.3f s: %.1f steps/s, %.3g pair interactions/s (one force reduction per step, "

@@ -43,6 +43,17 @@
 #endif
 #endif
 
+// Exceptions: kops reports bad input by throwing kops::error, or, in a build
+// without exceptions (-fno-exceptions, detected through __cpp_exceptions, or
+// KOPS_NO_EXCEPTIONS defined by the user to force it), by calling the handler
+// installed with kops::set_error_handler and returning without touching the
+// output (core/error.hpp). KOPS_EXCEPTIONS is 1 or 0 accordingly.
+#if defined(KOPS_NO_EXCEPTIONS) || !defined(__cpp_exceptions)
+#define KOPS_EXCEPTIONS 0
+#else
+#define KOPS_EXCEPTIONS 1
+#endif
+
 #define KOPS_VERSION_MAJOR 0
 #define KOPS_VERSION_MINOR 1
 #define KOPS_VERSION_PATCH 0

@@ -38,12 +38,14 @@
 // gradient w.r.t. y_j: the forward logsumexp over j (merged across ranks),
 // then each rank's own rows y_j.
 //
-// Errors: a kops::error on every rank, never a hang, when a rank rejects its
-// arguments (null pointers, negative sizes, overlapping output; the others
-// report which rank), the ranks disagree on the size of the unsplit axis or
-// were built with different SIMD widths, the whole axis is shorter than a
-// k-min's K, Kokkos or MPI is not initialised, or an MPI call returns an error
-// (with MPI_ERRORS_RETURN; MPI's default handler aborts first).
+// Errors: a kops::error on every rank (without exceptions: the error handler
+// called on every rank, which then returns, out untouched), never a hang,
+// when a rank rejects its arguments (null pointers, negative sizes,
+// overlapping output; the others report which rank), the ranks disagree on
+// the size of the unsplit axis or were built with different SIMD widths, the
+// whole axis is shorter than a k-min's K, Kokkos or MPI is not initialised, or
+// an MPI call returns an error (with MPI_ERRORS_RETURN; MPI's default handler
+// aborts first).
 //
 // Cost: the reduction itself, as kops::kokkos::eval's, on each rank's slice;
 // then one MPI_Allreduce of the accumulators, one per SIMD pack of rows (a
@@ -102,43 +104,57 @@ namespace detail {
 
 inline constexpr const char* where = "kops::mpi::eval";
 
-inline void check_mpi(int rc, const char* call) {
-  if (rc == MPI_SUCCESS) return;
+// True when `rc` is MPI_SUCCESS; else throws kops::error naming the call and
+// MPI's text for the error (without exceptions: reports it and returns false).
+[[nodiscard]] inline bool check_mpi(int rc, const char* call) {
+  if (rc == MPI_SUCCESS) return true;
   char text[MPI_MAX_ERROR_STRING];
   int len = 0;
   if (MPI_Error_string(rc, text, &len) != MPI_SUCCESS) len = 0;
-  throw error(std::string(where) + ": " + call + " failed: " + std::string(text, std::size_t(len)));
+  return kops::detail::fail("%s: %s failed: %.*s", where, call, len, text);
 }
 
-// `bytes` contiguous bytes: one partial accumulator slot.
+// `bytes` contiguous bytes: one partial accumulator slot. A failure throws;
+// without exceptions it is reported and ok() is false.
 class bytes_type {
  public:
   explicit bytes_type(std::size_t bytes) {
-    check_mpi(MPI_Type_contiguous(int(bytes), MPI_BYTE, &type_), "MPI_Type_contiguous");
+    if (!check_mpi(MPI_Type_contiguous(int(bytes), MPI_BYTE, &type_), "MPI_Type_contiguous")) {
+      type_ = MPI_DATATYPE_NULL;
+      return;
+    }
     const int rc = MPI_Type_commit(&type_);
     if (rc != MPI_SUCCESS) {
       MPI_Type_free(&type_);
-      check_mpi(rc, "MPI_Type_commit");
+      type_ = MPI_DATATYPE_NULL;
+      (void)check_mpi(rc, "MPI_Type_commit");
     }
   }
-  ~bytes_type() { MPI_Type_free(&type_); }
+  ~bytes_type() {
+    if (type_ != MPI_DATATYPE_NULL) MPI_Type_free(&type_);
+  }
   bytes_type(const bytes_type&) = delete;
   bytes_type& operator=(const bytes_type&) = delete;
   MPI_Datatype get() const { return type_; }
+  [[nodiscard]] bool ok() const { return type_ != MPI_DATATYPE_NULL; }
 
  private:
   MPI_Datatype type_ = MPI_DATATYPE_NULL;
 };
 
+// A user MPI_Op. A failure throws; without exceptions it is reported and ok() is false.
 class user_op {
  public:
   user_op(MPI_User_function* fn, bool commutative) {
-    check_mpi(MPI_Op_create(fn, commutative ? 1 : 0, &op_), "MPI_Op_create");
+    if (!check_mpi(MPI_Op_create(fn, commutative ? 1 : 0, &op_), "MPI_Op_create")) op_ = MPI_OP_NULL;
   }
-  ~user_op() { MPI_Op_free(&op_); }
+  ~user_op() {
+    if (op_ != MPI_OP_NULL) MPI_Op_free(&op_);
+  }
   user_op(const user_op&) = delete;
   user_op& operator=(const user_op&) = delete;
   MPI_Op get() const { return op_; }
+  [[nodiscard]] bool ok() const { return op_ != MPI_OP_NULL; }
 
  private:
   MPI_Op op_ = MPI_OP_NULL;
@@ -168,35 +184,36 @@ struct slice {
 };
 
 // Checks every rank's arguments and agrees on the outcome, so that either
-// every rank throws or none does; returns the slice. Collective.
+// every rank throws (without exceptions: reports and returns false) or none
+// does; the slice into `s`. Collective.
 // acc_bytes: the size of the partial accumulators (0 when no pass merges).
 template <class Red, category C, class T, class Out>
-slice check_collectively(MPI_Comm comm, std::int64_t M, std::int64_t N, const Out* out, const T* const* args,
-                         std::size_t acc_bytes) {
+[[nodiscard]] bool check_collectively(MPI_Comm comm, std::int64_t M, std::int64_t N, const Out* out,
+                                      const T* const* args, std::size_t acc_bytes, slice& s) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
   if (!initialized || finalized)
-    throw error(std::string(where) + ": MPI is not initialized (call MPI_Init first, MPI_Finalize last)");
-  if (comm == MPI_COMM_NULL) throw error(std::string(where) + ": the communicator is MPI_COMM_NULL");
+    return kops::detail::fail("%s: MPI is not initialized (call MPI_Init first, MPI_Finalize last)", where);
+  if (comm == MPI_COMM_NULL) return kops::detail::fail("%s: the communicator is MPI_COMM_NULL", where);
   int rank = 0;
-  check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  if (!check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank")) return false;
 
   // This rank's own checks, as kops::kokkos::eval makes them; a k-min's K
-  // terms are counted on the whole split axis below.
+  // terms are counted on the whole split axis below. A failed check leaves
+  // its message in `own` (reported only once every rank knows the outcome).
   std::string own;
-  try {
+  {
     auto info = kops::detail::call_info_of<Red>::value;
     if (Red::red_cat == C) info.min_terms = 0;
     const void* untyped[Red::signature::size + 1] = {};
     for (int k = 0; k < Red::signature::size; ++k) untyped[k] = args[k];
-    kops::detail::check_arguments_impl(where, info, M, N, out, untyped);
-    kops::detail::check_no_overlap_impl(where, info, M, N, out, untyped, sizeof(Out), sizeof(T));
-    if (!Kokkos::is_initialized())
-      throw error(std::string(where) + ": Kokkos is not initialized (create a Kokkos::ScopeGuard "
-                                       "or call Kokkos::initialize first)");
-  } catch (const error& e) {
-    own = e.what();
+    if (kops::detail::check_arguments_impl(where, info, M, N, out, untyped, &own) &&
+        kops::detail::check_no_overlap_impl(where, info, M, N, out, untyped, sizeof(Out), sizeof(T), &own) &&
+        !Kokkos::is_initialized())
+      own = kops::detail::format("%s: Kokkos is not initialized (create a Kokkos::ScopeGuard "
+                                 "or call Kokkos::initialize first)",
+                                 where);
   }
 
   const std::int64_t local = C == category::i ? M : N;
@@ -206,34 +223,35 @@ slice check_collectively(MPI_Comm comm, std::int64_t M, std::int64_t N, const Ou
   std::int64_t mine[5] = {own.empty() ? none : -std::int64_t(rank), whole, -whole, std::int64_t(acc_bytes),
                           -std::int64_t(acc_bytes)};
   std::int64_t agreed[5];
-  check_mpi(MPI_Allreduce(mine, agreed, 5, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce");
-  slice s{0, 0};
-  check_mpi(MPI_Exscan(&local, &s.offset, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan");
+  if (!check_mpi(MPI_Allreduce(mine, agreed, 5, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce")) return false;
+  s = slice{0, 0};
+  if (!check_mpi(MPI_Exscan(&local, &s.offset, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Exscan")) return false;
   if (rank == 0) s.offset = 0;  // MPI_Exscan leaves rank 0's result undefined
-  check_mpi(MPI_Allreduce(&local, &s.total, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce");
+  if (!check_mpi(MPI_Allreduce(&local, &s.total, 1, MPI_INT64_T, MPI_SUM, comm), "MPI_Allreduce")) return false;
 
-  if (!own.empty()) throw error(own);
+  if (!own.empty()) return kops::detail::report(own);
   if (agreed[0] != none)
-    throw error(std::string(where) + ": rank " + std::to_string(-agreed[0]) +
-                " rejected its arguments (its kops::error says why); no rank evaluated the reduction");
+    return kops::detail::fail(
+        "%s: rank %lld rejected its arguments (its kops::error says why); no rank evaluated the reduction", where,
+        (long long)-agreed[0]);
   const char* name = C == category::i ? "N (the number of j rows" : "M (the number of i rows";
   const char* split = C == category::i ? "i" : "j";
   if (agreed[1] != -agreed[2])
-    throw error(std::string(where) + ": the ranks disagree on " + name + ", which every rank passes whole when the " +
-                split + " axis is split): from " + std::to_string(-agreed[2]) + " to " + std::to_string(agreed[1]));
+    return kops::detail::fail(
+        "%s: the ranks disagree on %s, which every rank passes whole when the %s axis is split): from %lld to %lld",
+        where, name, split, (long long)-agreed[2], (long long)agreed[1]);
   if (agreed[3] != -agreed[4])
-    throw error(std::string(where) + ": the ranks' partial accumulators differ in size (" +
-                std::to_string(-agreed[4]) + " to " + std::to_string(agreed[3]) +
-                " bytes per block of rows): every rank must run a build with the same SIMD width, the same "
-                "KOPS_CPU_UNROLL and the same policies");
+    return kops::detail::fail(
+        "%s: the ranks' partial accumulators differ in size (%lld to %lld bytes per block of rows): every rank "
+        "must run a build with the same SIMD width, the same KOPS_CPU_UNROLL and the same policies",
+        where, (long long)-agreed[4], (long long)agreed[3]);
   const auto& info = kops::detail::call_info_of<Red>::value;
   const std::int64_t rows = Red::row_cat == category::i ? M : N;
   if (Red::red_cat == C && rows > 0 && s.total < info.min_terms)
-    throw error(std::string(where) + ": " + info.reduction + "<" + std::to_string(info.min_terms) +
-                "> needs at least " + std::to_string(info.min_terms) +
-                " terms per output row, but the split axis has " + std::to_string(s.total) +
-                " on all ranks together");
-  return s;
+    return kops::detail::fail(
+        "%s: %s<%lld> needs at least %lld terms per output row, but the split axis has %lld on all ranks together",
+        where, info.reduction, (long long)info.min_terms, (long long)info.min_terms, (long long)s.total);
+  return true;
 }
 
 // Bytes of the partial accumulators of Red's passes that merge across ranks.
@@ -254,9 +272,11 @@ constexpr std::size_t acc_bytes() {
 }
 
 // One reduction (a pass of a chained one included), arguments already checked.
+// False after a reported MPI failure (only without exceptions; `out` is
+// written only after the last MPI call, so it is then untouched).
 template <auto... Policy, class Red, category C, class Out, class T, class... Args>
-void run(Red, MPI_Comm comm, split_tag<C>, slice s, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
-         const Args*... args) {
+[[nodiscard]] bool run(Red, MPI_Comm comm, split_tag<C>, slice s, std::int64_t M, std::int64_t N, Out* out,
+                       const T* const* ptrs, const Args*... args) {
   using Pol = kops::detail::policy_of_t<Policy...>;
   if constexpr (is_chained_v<Red>) {
     // First's output rows are of First's row category: this rank's slice when
@@ -264,34 +284,40 @@ void run(Red, MPI_Comm comm, split_tag<C>, slice s, std::int64_t M, std::int64_t
     using First = typename Red::first;
     std::vector<T> buffer(std::size_t((First::row_cat == category::i ? M : N) * First::dim));
     const T* const first_ptrs[sizeof...(Args) + 1] = {args..., nullptr};
-    run<Policy...>(First{}, comm, split_tag<C>{}, s, M, N, buffer.data(), first_ptrs, args...);
+    if (!run<Policy...>(First{}, comm, split_tag<C>{}, s, M, N, buffer.data(), first_ptrs, args...)) return false;
     const T* const second_ptrs[sizeof...(Args) + 1] = {args..., buffer.data()};
-    run<Policy...>(typename Red::second{}, comm, split_tag<C>{}, s, M, N, out, second_ptrs, args...,
-                   static_cast<const T*>(buffer.data()));
+    return run<Policy...>(typename Red::second{}, comm, split_tag<C>{}, s, M, N, out, second_ptrs, args...,
+                          static_cast<const T*>(buffer.data()));
   } else if constexpr (Red::red_cat == C) {
     using Part = kokkos::detail::partial<Red, T, Out, Pol>;
     using slot = typename Part::slot;
     const std::int64_t rows = Red::row_cat == category::i ? M : N;  // the same on every rank
     const std::int64_t cols = Red::no_work ? 0 : Red::red_cat == category::i ? M : N;
-    if (rows == 0) return;
+    if (rows == 0) return true;
     std::vector<slot> slots(std::size_t(Part::packs(rows)));
     Part::accumulate(typename Part::K{ptrs, nullptr, rows, cols, s.offset}, slots.data());
 
     bytes_type type(sizeof(slot));
+    if (!type.ok()) return false;
     user_op op(&combine_slots<Part>, false);
+    if (!op.ok()) return false;
     constexpr std::int64_t most = std::numeric_limits<int>::max();  // MPI counts are int
     for (std::int64_t first = 0; first < std::int64_t(slots.size()); first += most) {
       const int count = int(std::min<std::int64_t>(most, std::int64_t(slots.size()) - first));
-      check_mpi(MPI_Allreduce(MPI_IN_PLACE, slots.data() + first, count, type.get(), op.get(), comm),
-                "MPI_Allreduce");
+      if (!check_mpi(MPI_Allreduce(MPI_IN_PLACE, slots.data() + first, count, type.get(), op.get(), comm),
+                     "MPI_Allreduce"))
+        return false;
     }
     Part::finalize(slots.data(), rows, out);
+    return true;
   } else {
-    // The rows are split and the reduced axis is whole here: a local eval.
+    // The rows are split and the reduced axis is whole here: a local eval
+    // (its arguments passed this rank's checks above).
     (void)comm;
     (void)s;
     (void)ptrs;
     kops::kokkos::eval<Policy...>(Red{}, M, N, out, args...);
+    return true;
   }
 }
 
@@ -308,7 +334,9 @@ void run(Red, MPI_Comm comm, split_tag<C>, slice s, std::int64_t M, std::int64_t
 /// lowest index) and every rank receives the whole output; splitting the
 /// output rows' axis evaluates each rank's rows locally. Policy: as
 /// kops::kokkos::eval's. Throws kops::error on every rank when any rank's
-/// arguments are bad or the ranks disagree (never a hang).
+/// arguments are bad or the ranks disagree (never a hang). Without exceptions
+/// (-fno-exceptions, KOPS_NO_EXCEPTIONS) every rank calls the
+/// kops::set_error_handler handler instead and returns, `out` untouched.
 template <auto... Policy, ReductionType Red, category C, class Out, class... Args>
 void eval(Red red, MPI_Comm comm, split_tag<C> split, std::int64_t M, std::int64_t N, Out* out,
           const Args*... args) {
@@ -325,9 +353,9 @@ void eval(Red red, MPI_Comm comm, split_tag<C> split, std::int64_t M, std::int64
                 "min_argmin write kops::value_index<T>*)");
   using Pol = kops::detail::policy_of_t<Policy...>;
   const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
-  const detail::slice s = detail::check_collectively<Red, C>(comm, M, N, out, ptrs,
-                                                             detail::acc_bytes<Pol, C, Red, T, Out>());
-  detail::run<Policy...>(red, comm, split, s, M, N, out, ptrs, args...);
+  detail::slice s{0, 0};
+  if (!detail::check_collectively<Red, C>(comm, M, N, out, ptrs, detail::acc_bytes<Pol, C, Red, T, Out>(), s)) return;
+  (void)detail::run<Policy...>(red, comm, split, s, M, N, out, ptrs, args...);
 }
 
 /// \brief kops::mpi::eval with the reduced axis split: j for an axis_j

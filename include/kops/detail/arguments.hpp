@@ -2,10 +2,12 @@
 // checks of sizes and pointers, and the layout of row-variable tiles.
 #pragma once
 
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include <kops/core/error.hpp>
 #include <kops/core/variables.hpp>
@@ -143,66 +145,94 @@ inline bool overlapping(const void* a, std::uint64_t na, const void* b, std::uin
   return pa < pb ? pb - pa < na : pa - pb < nb;
 }
 
-[[gnu::noinline]] inline void check_arguments_impl(const char* where, const call_info& c, std::int64_t M,
-                                                    std::int64_t N, const void* out, const void* const* args) {
+// Where a failed check goes: to kops::detail::report (kops::error thrown, or,
+// without exceptions, the error handler called) when `why` is null; into *why
+// when it is not (kops::mpi collects every rank's verdict before any rank
+// reports). Returns false, the check's verdict; the message is built only here.
+__attribute__((noinline, cold, format(printf, 2, 3))) inline bool reject(std::string* why, const char* fmt, ...) {
+  std::va_list ap;
+  va_start(ap, fmt);
+  std::string s = vformat(fmt, ap);
+  va_end(ap);
+  if (why == nullptr) return report(s);
+  *why = std::move(s);
+  return false;
+}
+
+// True when the sizes and pointers of a call are fine; else reports the first
+// problem (see reject: `why` null reports it, else receives its message) and
+// returns false.
+[[nodiscard, gnu::noinline]] inline bool check_arguments_impl(const char* where, const call_info& c, std::int64_t M,
+                                                               std::int64_t N, const void* out,
+                                                               const void* const* args, std::string* why = nullptr) {
   // The message is built only on the error path: a successful call allocates
   // nothing (examples/embedded counts operator new in its time loop).
-  if (M < 0) fail("%s: M (the number of i rows) must be >= 0, got %lld", where, (long long)M);
-  if (N < 0) fail("%s: N (the number of j rows) must be >= 0, got %lld", where, (long long)N);
+  if (M < 0) return reject(why, "%s: M (the number of i rows) must be >= 0, got %lld", where, (long long)M);
+  if (N < 0) return reject(why, "%s: N (the number of j rows) must be >= 0, got %lld", where, (long long)N);
   const std::int64_t rows = c.row_cat == category::i ? M : N;
-  if (rows > 0 && out == nullptr) fail("%s: the output pointer is null", where);
+  if (rows > 0 && out == nullptr) return reject(why, "%s: the output pointer is null", where);
   // The k-min family needs K terms in every reduced range.
   const std::int64_t terms = c.red_cat == category::i ? M : N;
   if (rows > 0 && terms < c.min_terms)
-    fail("%s: %s<%lld> needs at least %lld terms per output row, but the reduced axis has %s = %lld", where,
-         c.reduction, (long long)c.min_terms, (long long)c.min_terms, c.red_cat == category::i ? "M" : "N",
-         (long long)terms);
+    return reject(why, "%s: %s<%lld> needs at least %lld terms per output row, but the reduced axis has %s = %lld",
+                  where, c.reduction, (long long)c.min_terms, (long long)c.min_terms,
+                  c.red_cat == category::i ? "M" : "N", (long long)terms);
   for (int k = 0; k < c.nslots; ++k) {
     const slot_info& s = c.slots[k];
     if (!s.used) continue;
     const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
     if (n > 0 && args[s.index] == nullptr)
-      fail("%s: argument %d (%s<%d,%d>) is a null pointer", where, int(s.index), variable_prefix(s.cat), int(s.index),
-           int(s.dim));
+      return reject(why, "%s: argument %d (%s<%d,%d>) is a null pointer", where, int(s.index),
+                    variable_prefix(s.cat), int(s.index), int(s.dim));
   }
+  return true;
 }
 
 // The kernels read every input while they write the output (each reduced-axis
 // row is read for every output row): an output that shares bytes with an input
 // would change terms not yet read, so it is refused, in-place evaluation
 // included. out_size, arg_size: sizeof the output and argument elements.
-[[gnu::noinline]] inline void check_no_overlap_impl(const char* where, const call_info& c, std::int64_t M,
-                                                     std::int64_t N, const void* out, const void* const* args,
-                                                     std::size_t out_size, std::size_t arg_size) {
+// True when nothing overlaps; else reports (or, with `why`, returns the
+// message, see reject) and returns false.
+[[nodiscard, gnu::noinline]] inline bool check_no_overlap_impl(const char* where, const call_info& c,
+                                                                std::int64_t M, std::int64_t N, const void* out,
+                                                                const void* const* args, std::size_t out_size,
+                                                                std::size_t arg_size, std::string* why = nullptr) {
   const std::uint64_t out_bytes = extent_bytes(c.row_cat == category::i ? M : N, c.out_dim, out_size);
   for (int k = 0; k < c.nslots; ++k) {
     const slot_info& s = c.slots[k];
     if (!s.used) continue;
     const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
     if (overlapping(out, out_bytes, args[s.index], extent_bytes(n, s.dim, arg_size)))
-      fail("%s: the output array overlaps argument %d (%s<%d,%d>); kops reads the inputs while it writes the "
-           "output, so the output needs its own buffer",
-           where, int(s.index), variable_prefix(s.cat), int(s.index), int(s.dim));
+      return reject(why,
+                    "%s: the output array overlaps argument %d (%s<%d,%d>); kops reads the inputs while it writes "
+                    "the output, so the output needs its own buffer",
+                    where, int(s.index), variable_prefix(s.cat), int(s.index), int(s.dim));
   }
+  return true;
 }
 
-// Run-time checks common to every backend's eval. Throws kops::error naming the
-// function (`where`) and the offending argument.
+// Run-time checks common to every backend's eval: true when the call may run.
+// Else throws kops::error naming the function (`where`) and the offending
+// argument, or, without exceptions, calls the error handler and returns false:
+// the caller then returns at once, `if (!check_arguments<Red>(...)) return;`.
 template <class Red, class T, class Out>
-void check_arguments(const char* where, std::int64_t M, std::int64_t N, const Out* out,
-                     const T* const* args) {
+[[nodiscard]] bool check_arguments(const char* where, std::int64_t M, std::int64_t N, const Out* out,
+                                   const T* const* args) {
   const void* untyped[Red::signature::size + 1] = {};
   for (int k = 0; k < Red::signature::size; ++k) untyped[k] = args[k];
-  check_arguments_impl(where, call_info_of<Red>::value, M, N, out, untyped);
+  return check_arguments_impl(where, call_info_of<Red>::value, M, N, out, untyped);
 }
 
 // The output must not overlap any input the formula reads (see
-// check_no_overlap_impl). Called by the backends' eval after check_arguments.
+// check_no_overlap_impl). Called by the backends' eval after check_arguments;
+// true when the call may run (else reported, as by check_arguments).
 template <class Red, class T, class Out>
-void check_no_overlap(const char* where, std::int64_t M, std::int64_t N, const Out* out, const T* const* args) {
+[[nodiscard]] bool check_no_overlap(const char* where, std::int64_t M, std::int64_t N, const Out* out,
+                                    const T* const* args) {
   const void* untyped[Red::signature::size + 1] = {};
   for (int k = 0; k < Red::signature::size; ++k) untyped[k] = args[k];
-  check_no_overlap_impl(where, call_info_of<Red>::value, M, N, out, untyped, sizeof(Out), sizeof(T));
+  return check_no_overlap_impl(where, call_info_of<Red>::value, M, N, out, untyped, sizeof(Out), sizeof(T));
 }
 
 } // namespace kops::detail

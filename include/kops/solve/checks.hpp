@@ -118,32 +118,36 @@ struct solve_plan {
 };
 
 // Run-time checks of a solve call; `args` holds Red::nargs pointers, b in the
-// unknown's slot. Throws kops::error naming `where` and the argument.
+// unknown's slot. True when the call may run, with its settings in `p`; else
+// throws kops::error naming `where` and the argument, or, without exceptions,
+// calls the error handler and returns false (`p` then means nothing).
 template <class Red, class V, class T>
-solve_plan check_solve_arguments(const char* where, std::int64_t M, std::int64_t N, const T* a,
-                                 const T* const* args, const solve_options& o) {
-  if (M < 0) fail("%s: M (the number of i rows) must be >= 0, got %lld", where, (long long)M);
-  if (N < 0) fail("%s: N (the number of j rows) must be >= 0, got %lld", where, (long long)N);
+[[nodiscard]] bool check_solve_arguments(const char* where, std::int64_t M, std::int64_t N, const T* a,
+                                         const T* const* args, const solve_options& o, solve_plan& p) {
+  if (M < 0) return fail("%s: M (the number of i rows) must be >= 0, got %lld", where, (long long)M);
+  if (N < 0) return fail("%s: N (the number of j rows) must be >= 0, got %lld", where, (long long)N);
   if (M != N)
-    fail("%s: K must be square, M (the number of i rows, %lld) must equal N (the number of j rows, %lld)", where,
-         (long long)M, (long long)N);
+    return fail("%s: K must be square, M (the number of i rows, %lld) must equal N (the number of j rows, %lld)",
+                where, (long long)M, (long long)N);
   if (N > 0 && args[V::index] == nullptr)
-    fail("%s: argument %d (%s<%d,%d>), the right-hand side b, is a null pointer", where, V::index,
-         variable_prefix(V::cat), V::index, V::dim);
-  if (N > 0 && a == nullptr) fail("%s: the solution pointer is null", where);
-  check_arguments<Red>(where, M, N, a, args);
+    return fail("%s: argument %d (%s<%d,%d>), the right-hand side b, is a null pointer", where, V::index,
+                variable_prefix(V::cat), V::index, V::dim);
+  if (N > 0 && a == nullptr) return fail("%s: the solution pointer is null", where);
+  if (!check_arguments<Red>(where, M, N, a, args)) return false;
 
-  solve_plan p;
+  p = solve_plan{};
   p.n = N * V::dim;
   p.tolerance = o.tolerance.value_or(std::is_same_v<T, float> ? 1e-5 : 1e-10);
   p.absolute_tolerance = o.absolute_tolerance;
   p.max_iterations = o.max_iterations.value_or(10 * p.n);
   p.initial_guess = o.initial_guess;
   // Written as !(x >= 0) so that NaN fails too. (%f: std::to_string's format.)
-  if (!(p.tolerance >= 0)) fail("%s: the tolerance must be >= 0, got %f", where, p.tolerance);
-  if (!(p.absolute_tolerance >= 0)) fail("%s: the absolute tolerance must be >= 0, got %f", where, p.absolute_tolerance);
-  if (p.max_iterations < 0) fail("%s: max_iterations must be >= 0, got %lld", where, (long long)p.max_iterations);
-  return p;
+  if (!(p.tolerance >= 0)) return fail("%s: the tolerance must be >= 0, got %f", where, p.tolerance);
+  if (!(p.absolute_tolerance >= 0))
+    return fail("%s: the absolute tolerance must be >= 0, got %f", where, p.absolute_tolerance);
+  if (p.max_iterations < 0)
+    return fail("%s: max_iterations must be >= 0, got %lld", where, (long long)p.max_iterations);
+  return true;
 }
 
 } // namespace kops::detail

@@ -12,35 +12,42 @@
 namespace kops::cuda::detail {
 
 // Makes `device` (>= 0) current for the scope and restores the caller's
-// device at exit; device < 0 leaves the current device alone.
+// device at exit; device < 0 leaves the current device alone. A failure
+// throws kops::cuda_error; without exceptions it is reported and ok() is
+// false: the caller returns at once, `if (!guard.ok()) return false;`.
 class device_guard {
 public:
   device_guard(int device, const char* where) {
     if (device < 0) return;
-    check(cudaGetDevice(&previous_), where, "querying the current device");
-    if (previous_ != device) {
-      if (const cudaError_t e = cudaSetDevice(device); e != cudaSuccess)
-        throw_cuda_error(e, where, "selecting device %d", device);
+    ok_ = check(cudaGetDevice(&previous_), where, "querying the current device");
+    if (ok_ && previous_ != device) {
+      if (const cudaError_t e = cudaSetDevice(device); e != cudaSuccess) {
+        ok_ = report_cuda_error(e, where, "selecting device %d", device);
+        return;
+      }
       restore_ = true;
     }
   }
-  // Restoring cannot throw from a destructor; it only fails if the device
+  // Restoring cannot report from a destructor; it only fails if the device
   // that was current before the call has become unusable.
   ~device_guard() {
     if (restore_) forget_quiet_failure(cudaSetDevice(previous_));
   }
   device_guard(const device_guard&) = delete;
   device_guard& operator=(const device_guard&) = delete;
+  // False when selecting the device failed (reported; only without exceptions).
+  [[nodiscard]] bool ok() const { return ok_; }
 
 private:
   int previous_ = -1;
   bool restore_ = false;
+  bool ok_ = true;
 };
 
-inline int current_device(const char* where) {
-  int d = 0;
-  check(cudaGetDevice(&d), where, "querying the current device");
-  return d;
+// The current device into `d`; false when CUDA fails (reported, as by check).
+[[nodiscard]] inline bool current_device(const char* where, int& d) {
+  d = 0;
+  return check(cudaGetDevice(&d), where, "querying the current device");
 }
 
 // The release threshold kops gives the default memory pool of a device whose
@@ -88,42 +95,57 @@ inline constexpr int cached_devices = 64;
 // The facts of `device`, queried at its first use and cached for the process.
 // The first use also sets up the device's default pool (keep_pool_memory):
 // once per device and process, before kops' first stream-ordered allocation
-// there (every allocating path asks for the facts first).
-inline device_facts facts_of(int device, const char* where) {
+// there (every allocating path asks for the facts first). Into `f`; false when
+// a query fails (reported, as by check).
+[[nodiscard]] inline bool facts_of(int device, const char* where, device_facts& f) {
   static int cache[cached_devices];  // (sms << 1 | pools) + 1
   const bool cached = device >= 0 && device < cached_devices;
   if (cached) {
-    if (const int w = __atomic_load_n(&cache[device], __ATOMIC_RELAXED); w != 0)
-      return {(w - 1) >> 1, ((w - 1) & 1) != 0};
+    if (const int w = __atomic_load_n(&cache[device], __ATOMIC_RELAXED); w != 0) {
+      f = {(w - 1) >> 1, ((w - 1) & 1) != 0};
+      return true;
+    }
   }
-  device_facts f;
-  check(cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, device), where,
-        "querying the number of multiprocessors");
+  f = device_facts{};
+  if (!check(cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, device), where,
+             "querying the number of multiprocessors"))
+    return false;
   int pools = 0;
-  check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device), where,
-        "querying memory-pool support");
+  if (!check(cudaDeviceGetAttribute(&pools, cudaDevAttrMemoryPoolsSupported, device), where,
+             "querying memory-pool support"))
+    return false;
   f.memory_pools = pools != 0;
   if (f.memory_pools) keep_pool_memory(device);
   if (cached) __atomic_store_n(&cache[device], ((f.sms << 1) | int(f.memory_pools)) + 1, __ATOMIC_RELAXED);
-  return f;
+  return true;
+}
+
+// The facts of the current device (current_device, then facts_of).
+[[nodiscard]] inline bool current_facts(const char* where, device_facts& f) {
+  int d = 0;
+  return current_device(where, d) && facts_of(d, where, f);
 }
 
 // Resident blocks per SM of `kernel` (block threads, `shared` bytes of dynamic
 // shared memory) on `device`, from the occupancy calculator; cached per Tag
 // (the kernel's traits: two kernels may share a function type) and device.
+// Into `n`; false when the query fails (reported, as by check).
 template <class Tag, class Kernel>
-int blocks_per_sm(Kernel* kernel, int device, int block, std::size_t shared, const char* where) {
+[[nodiscard]] bool blocks_per_sm(Kernel* kernel, int device, int block, std::size_t shared, const char* where,
+                                 int& n) {
   static int cache[cached_devices];  // 0 = not yet known
   const bool cached = device >= 0 && device < cached_devices;
   if (cached) {
-    if (const int n = __atomic_load_n(&cache[device], __ATOMIC_RELAXED); n != 0) return n;
+    n = __atomic_load_n(&cache[device], __ATOMIC_RELAXED);
+    if (n != 0) return true;
   }
-  int n = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, block, shared), where,
-        "querying the occupancy of the GPU_2D kernel");
+  n = 0;
+  if (!check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, block, shared), where,
+             "querying the occupancy of the GPU_2D kernel"))
+    return false;
   if (n < 1) n = 1;
   if (cached) __atomic_store_n(&cache[device], n, __ATOMIC_RELAXED);
-  return n;
+  return true;
 }
 
 // Device allocations kops has made (stream_buffer and scratch_arena) in this
@@ -170,7 +192,7 @@ public:
   scratch_arena(cudaStream_t stream, bool pools) : stream_(stream), pools_(pools), outer_(active()) {
     active() = this;
   }
-  // Frees what release() did not (exception paths); cannot report.
+  // Frees what release() did not (error paths); cannot report.
   ~scratch_arena() {
     active() = outer_;
     for (block& b : blocks_)
@@ -179,16 +201,20 @@ public:
   scratch_arena(const scratch_arena&) = delete;
   scratch_arena& operator=(const scratch_arena&) = delete;
 
-  // Uninstalls the arena and frees its blocks; throws on failure.
-  void release(const char* where) {
+  // Uninstalls the arena and frees its blocks; on failure throws (without
+  // exceptions: reports, frees the other blocks quietly, returns false).
+  [[nodiscard]] bool release(const char* where) {
     active() = outer_;
+    bool ok = true;
     for (block& b : blocks_) {
       void* p = std::exchange(b.p, nullptr);
       const char* step = nullptr;
-      if (p != nullptr)
-        if (const cudaError_t e = free_on(p, stream_, pools_, &step); e != cudaSuccess)
-          throw_cuda_error(e, where, "%s the scratch of the call", step);
+      if (p == nullptr) continue;
+      if (!ok) forget_quiet_failure(free_on(p, stream_, pools_));
+      else if (const cudaError_t e = free_on(p, stream_, pools_, &step); e != cudaSuccess)
+        ok = report_cuda_error(e, where, "%s the scratch of the call", step);
     }
+    return ok;
   }
 
   // The arena of this host thread, or null.
@@ -198,9 +224,11 @@ public:
   }
   cudaStream_t stream() const { return stream_; }
 
-  // A block of at least `bytes` (> 0) lent to the caller until give_back, or
-  // null when every block is lent. Throws (naming `what`) if it must allocate and cannot.
-  void* lend(std::size_t bytes, const char* where, const char* what, int index) {
+  // A block of at least `bytes` (> 0) lent to the caller until give_back, in
+  // `p`, or null in `p` when every block is lent. Throws (naming `what`) if it
+  // must allocate and cannot; without exceptions reports and returns false.
+  [[nodiscard]] bool lend(std::size_t bytes, const char* where, const char* what, int index, void*& p) {
+    p = nullptr;
     block* fit = nullptr;    // the smallest free block that holds `bytes`
     block* spare = nullptr;  // else a free block to replace: the smallest
     for (block& b : blocks_) {
@@ -209,23 +237,24 @@ public:
       if (spare == nullptr || b.bytes < spare->bytes) spare = &b;
     }
     if (fit == nullptr) {
-      if (spare == nullptr) return nullptr;
+      if (spare == nullptr) return true;
       if (void* old = std::exchange(spare->p, nullptr); old != nullptr) {
         spare->bytes = 0;
         const char* step = nullptr;
         if (const cudaError_t e = free_on(old, stream_, pools_, &step); e != cudaSuccess)
-          throw_cuda_error(e, where, "%s a scratch block too small for %s", step, what);
+          return report_cuda_error(e, where, "%s a scratch block too small for %s", step, what);
       }
       if (const cudaError_t e = allocate_on(&spare->p, bytes, stream_, pools_); e != cudaSuccess) {
         spare->p = nullptr;
-        if (index < 0) throw_cuda_error(e, where, "allocating %zu bytes for %s", bytes, what);
-        throw_cuda_error(e, where, "allocating %zu bytes for %s %d", bytes, what, index);
+        if (index < 0) return report_cuda_error(e, where, "allocating %zu bytes for %s", bytes, what);
+        return report_cuda_error(e, where, "allocating %zu bytes for %s %d", bytes, what, index);
       }
       spare->bytes = bytes;
       fit = spare;
     }
     fit->lent = true;
-    return fit->p;
+    p = fit->p;
+    return true;
   }
   void give_back(void* p) noexcept {
     for (block& b : blocks_)
@@ -254,7 +283,8 @@ private:
 // first (cudaStreamSynchronize + cudaFree). Under a scratch_arena of the same
 // stream the memory is borrowed from the arena and given back to it.
 // release() frees and reports failure; the destructor frees what was not
-// released (exception paths) and cannot report.
+// released (error paths) and cannot report. A failed allocation throws; without
+// exceptions it is reported and ok() is false (the caller returns at once).
 class stream_buffer {
 public:
   stream_buffer() = default;
@@ -265,7 +295,10 @@ public:
       : stream_(stream), pools_(pools) {
     if (bytes == 0) return;
     if (scratch_arena* a = scratch_arena::active(); a != nullptr && a->stream() == stream) {
-      p_ = a->lend(bytes, where, what, index);
+      if (!a->lend(bytes, where, what, index, p_)) {
+        ok_ = false;
+        return;
+      }
       if (p_ != nullptr) {
         arena_ = a;
         return;
@@ -273,12 +306,12 @@ public:
     }
     if (const cudaError_t e = allocate_on(&p_, bytes, stream_, pools_); e != cudaSuccess) {
       p_ = nullptr;
-      if (index < 0) throw_cuda_error(e, where, "allocating %zu bytes for %s", bytes, what);
-      throw_cuda_error(e, where, "allocating %zu bytes for %s %d", bytes, what, index);
+      if (index < 0) ok_ = report_cuda_error(e, where, "allocating %zu bytes for %s", bytes, what);
+      else ok_ = report_cuda_error(e, where, "allocating %zu bytes for %s %d", bytes, what, index);
     }
   }
   stream_buffer(stream_buffer&& o) noexcept
-      : p_(std::exchange(o.p_, nullptr)), stream_(o.stream_), pools_(o.pools_), arena_(o.arena_) {}
+      : p_(std::exchange(o.p_, nullptr)), stream_(o.stream_), pools_(o.pools_), arena_(o.arena_), ok_(o.ok_) {}
   stream_buffer& operator=(stream_buffer&& o) noexcept {
     if (this != &o) {
       free_quietly();
@@ -286,6 +319,7 @@ public:
       stream_ = o.stream_;
       pools_ = o.pools_;
       arena_ = o.arena_;
+      ok_ = o.ok_;
     }
     return *this;
   }
@@ -294,17 +328,21 @@ public:
   ~stream_buffer() { free_quietly(); }
 
   template <class T = void> T* get() const { return static_cast<T*>(p_); }
+  // False when the allocation failed (reported; only without exceptions).
+  [[nodiscard]] bool ok() const { return ok_; }
 
-  void release(const char* where, const char* what) {
+  // Frees the buffer; false when that fails (thrown, or reported without exceptions).
+  [[nodiscard]] bool release(const char* where, const char* what) {
     void* p = std::exchange(p_, nullptr);
-    if (p == nullptr) return;
+    if (p == nullptr) return true;
     if (arena_ != nullptr) {
       arena_->give_back(p);
-      return;
+      return true;
     }
     const char* step = nullptr;
     if (const cudaError_t e = free_on(p, stream_, pools_, &step); e != cudaSuccess)
-      throw_cuda_error(e, where, "%s %s", step, what);
+      return report_cuda_error(e, where, "%s %s", step, what);
+    return true;
   }
 
 private:
@@ -319,6 +357,7 @@ private:
   cudaStream_t stream_ = nullptr;
   bool pools_ = false;
   scratch_arena* arena_ = nullptr;  // lent by this arena, or null: allocated here
+  bool ok_ = true;                  // false: the allocation failed (without exceptions)
 };
 
 } // namespace kops::cuda::detail

@@ -15,7 +15,9 @@ namespace kops {
 ///    invalid configuration argument"
 /// ```
 /// Every CUDA runtime call and every kernel launch of the backend goes through
-/// check() / check_launch(); nothing is printed, nothing exits.
+/// check() / check_launch(); nothing is printed, nothing exits. In a build
+/// without exceptions the same message goes to the kops::set_error_handler
+/// handler instead (the type then serves only to name the error codes).
 class cuda_error : public error {
 public:
   cuda_error(cudaError_t code, const std::string& doing)
@@ -30,42 +32,66 @@ private:
 
 namespace cuda::detail {
 
-// The throwing half of check() / check_launch(), out of line and cold: the
+// The failing half of check() / check_launch(), out of line and cold: the
 // message (kops' printf-formatted "where: doing" and CUDA's name and text of
 // the error) is built only here, not inlined into every call site (host
 // compile time), and the checks stay one compare on the normal path.
 // The error, now reported, is also cleared from CUDA's "last error" slot (a
 // sticky error, after a fault in a kernel, cannot be cleared and stays).
-[[noreturn]] __attribute__((noinline, cold, format(printf, 3, 4))) inline void throw_cuda_error(cudaError_t e,
-                                                                                               const char* where,
-                                                                                               const char* fmt, ...) {
+// Throws kops::cuda_error; without exceptions, calls the error handler with
+// the message a cuda_error would carry and returns false (the caller returns
+// at once: `if (e != cudaSuccess) return report_cuda_error(e, where, ...);`).
+#if KOPS_EXCEPTIONS
+[[noreturn]]
+#endif
+__attribute__((noinline, cold, format(printf, 3, 4))) inline bool report_cuda_error(cudaError_t e,
+                                                                                   const char* where,
+                                                                                   const char* fmt, ...) {
   (void)cudaGetLastError();
   std::va_list ap;
   va_start(ap, fmt);
   const std::string doing = kops::detail::vformat(fmt, ap);
   va_end(ap);
+#if KOPS_EXCEPTIONS
   throw cuda_error(e, kops::detail::format("%s: %s", where, doing.c_str()));
+#else
+  // (Through a local: Doxygen 1.9 reads `return kops::detail::fail(...);` here as a declaration.)
+  const bool reported =
+      kops::detail::fail("%s: %s: %s: %s", where, doing.c_str(), cudaGetErrorName(e), cudaGetErrorString(e));
+  return reported;
+#endif
 }
 
-// Throws kops::cuda_error unless `e` is cudaSuccess. `doing` names the step:
-// "allocating the GPU_2D scratch"; the message is "where: doing: <CUDA's error>".
-// A step with numbers calls throw_cuda_error directly with a literal format,
-// `if (e != cudaSuccess) throw_cuda_error(e, where, "selecting device %d", d);`,
-// so that the compiler checks the format against its arguments.
-inline void check(cudaError_t e, const char* where, const char* doing) {
-  if (e != cudaSuccess) throw_cuda_error(e, where, "%s", doing);
+// True when `e` is cudaSuccess; else throws kops::cuda_error (without
+// exceptions: reports it, see report_cuda_error, and returns false). `doing`
+// names the step: "allocating the GPU_2D scratch"; the message is
+// "where: doing: <CUDA's error>". A step with numbers calls report_cuda_error
+// directly with a literal format,
+// `if (e != cudaSuccess) return report_cuda_error(e, where, "selecting device %d", d);`,
+// so that the compiler checks the format against its arguments. (nodiscard
+// only without exceptions: with them the result is always true, and code that
+// relies on the throw may ignore it.)
+#if !KOPS_EXCEPTIONS
+[[nodiscard]]
+#endif
+inline bool check(cudaError_t e, const char* where, const char* doing) {
+  return e == cudaSuccess || report_cuda_error(e, where, "%s", doing);
 }
 
 // For a kernel launch (cudaLaunchKernel returns the launch's own error: a bad
 // grid, block or shared-memory size, no kernel image for the device). Faults inside a kernel are
 // asynchronous: they surface at the next synchronising call (eval_host checks
-// it; eval's caller does, as after any CUDA launch).
-inline void check_launch(cudaError_t e, const char* where, const char* kernel) {
-  if (e != cudaSuccess) throw_cuda_error(e, where, "launching the %s kernel", kernel);
+// it; eval's caller does, as after any CUDA launch). Returns as check() does.
+#if !KOPS_EXCEPTIONS
+[[nodiscard]]
+#endif
+inline bool check_launch(cudaError_t e, const char* where, const char* kernel) {
+  return e == cudaSuccess || report_cuda_error(e, where, "launching the %s kernel", kernel);
 }
 
 // For a CUDA call whose failure cannot be reported: a destructor's free or
-// device restore, often run while a kops::cuda_error is already on its way.
+// device restore, often run while a kops::cuda_error is already on its way
+// (or, without exceptions, while the call returns after reporting one).
 // Its error is cleared from the last-error slot, or a caller who catches the
 // kops::cuda_error and then checks cudaGetLastError() would find this
 // unrelated code there. Only a failure is cleared (the slot then holds this

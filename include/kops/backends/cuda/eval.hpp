@@ -21,40 +21,44 @@ namespace detail {
 
 // Checks, then runs on opts.device (if set). `ptrs`: Red::nargs device pointers.
 // Pol: kops::policy<precision, sum_scheme, dtype_acc> (core/policy.hpp).
+// True when queued. Bad input or a failing CUDA call throws; without
+// exceptions it is reported and run returns false at once, `out` untouched
+// unless a kernel writing it was already queued (the second pass's failure).
 template <class Pol, class Red, class T, class Out>
-void run(std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs, const options& opts,
-         const char* where) {
+[[nodiscard]] bool run(std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs, const options& opts,
+                       const char* where) {
+  if (!kops::detail::check_arguments<Red>(where, M, N, out, ptrs)) return false;
+  if (!kops::detail::check_no_overlap<Red>(where, M, N, out, ptrs)) return false;
   if constexpr (is_chained_v<Red>) {
     // Two passes (reductions/chained.hpp): First into a stream-ordered
     // temporary, then Second reading it as its last argument.
     using First = typename Red::first;
-    kops::detail::check_arguments<Red>(where, M, N, out, ptrs);
-    kops::detail::check_no_overlap<Red>(where, M, N, out, ptrs);
     const std::int64_t rows1 = First::row_cat == category::i ? M : N;
     device_guard guard(opts.device, where);
-    const device_facts facts = facts_of(current_device(where), where);
+    if (!guard.ok()) return false;
+    device_facts facts;
+    if (!current_facts(where, facts)) return false;
     stream_buffer buffer(std::size_t(rows1) * First::dim * sizeof(T), opts.stream, facts.memory_pools, where,
                          "the first pass of a two-pass gradient");
+    if (!buffer.ok()) return false;
     const options here{opts.stream, opts.scheme, -1, opts.gpu_2d_chunk};
-    run<Pol, First>(M, N, buffer.get<T>(), ptrs, here, where);
+    if (!run<Pol, First>(M, N, buffer.get<T>(), ptrs, here, where)) return false;
     const T* ptrs2[Red::nargs + 1];
     for (int k = 0; k < Red::nargs; ++k) ptrs2[k] = ptrs[k];
     ptrs2[Red::nargs] = buffer.get<T>();
-    run<Pol, typename Red::second>(M, N, out, ptrs2, here, where);
-    buffer.release(where, "the first pass of a two-pass gradient");
-    return;
+    if (!run<Pol, typename Red::second>(M, N, out, ptrs2, here, where)) return false;
+    return buffer.release(where, "the first pass of a two-pass gradient");
   } else {
-    kops::detail::check_arguments<Red>(where, M, N, out, ptrs);
-    kops::detail::check_no_overlap<Red>(where, M, N, out, ptrs);
     const std::int64_t rows = Red::row_cat == category::i ? M : N;
     // A sum of the zero formula is zero: an empty reduced range gives it.
     const std::int64_t cols = Red::no_work ? 0 : Red::row_cat == category::i ? N : M;
-    if (rows == 0) return;
+    if (rows == 0) return true;
     using K = kernel_traits<Red, T, Pol::prec, Pol::scheme, Pol::acc>;
     typename K::args_type a{};
     for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
     device_guard guard(opts.device, where);
-    launch<K>(a, rows, cols, out, opts, where);
+    if (!guard.ok()) return false;
+    return launch<K>(a, rows, cols, out, opts, where);
   }
 }
 
@@ -137,6 +141,10 @@ constexpr bool check_pointers() {
 /// returns; `out` is ready once the stream is synchronised, and the inputs must
 /// stay valid until then. Launch errors throw kops::cuda_error at once; faults
 /// inside the kernels surface at the next synchronising CUDA call, as usual.
+/// Bad input (negative sizes, null pointers, an output overlapping an input)
+/// throws kops::error. Without exceptions (-fno-exceptions, KOPS_NO_EXCEPTIONS)
+/// both go to the kops::set_error_handler handler instead and eval returns at
+/// once: after bad input nothing is queued and `out` is untouched.
 ///
 /// out:(rows, red.dim) on the device; args: device pointers in variable-index
 /// order (arrays decay to pointers, as for the CPU backend), optionally
@@ -155,7 +163,7 @@ void eval(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
         [&]<class... Args>(const options& opts, const Args*... args) {
           if constexpr (detail::check_call<Red, Out, Args...>()) {
             const kops::detail::call_element_t<Out, Args...>* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};
-            detail::run<kops::detail::policy_of_t<Policy...>, Red>(M, N, out, ptrs, opts, "kops::cuda::eval");
+            (void)detail::run<kops::detail::policy_of_t<Policy...>, Red>(M, N, out, ptrs, opts, "kops::cuda::eval");
           }
         },
         rest...);

@@ -37,32 +37,37 @@ reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std:
   else K::op::template finalize<typename K::math>(acc, 0, out + row * Red::dim);
 }
 
-[[noreturn]] __attribute__((noinline, cold)) inline void throw_too_many_rows(std::int64_t rows, int block,
-                                                                            const char* where) {
-  kops::detail::fail("%s: %lld output rows exceed the GPU grid (2^31 - 1 blocks of %d)", where, (long long)rows,
-                     block);
+__attribute__((noinline, cold)) inline bool too_many_rows(std::int64_t rows, int block, const char* where) {
+  return kops::detail::fail("%s: %lld output rows exceed the GPU grid (2^31 - 1 blocks of %d)", where,
+                            (long long)rows, block);
 }
 
 // ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b.
 constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0); }
 
-// Blocks of `block` threads needed to cover `rows` rows, within the grid's x limit.
-inline unsigned row_blocks(std::int64_t rows, int block, const char* where) {
-  const std::int64_t n = ceil_div(rows, block);
-  if (n > 2147483647) throw_too_many_rows(rows, block, where);
-  return unsigned(n);
+// Blocks of `block` threads needed to cover `rows` rows, into `n`; false (a
+// kops::error thrown, or reported without exceptions) past the grid's x limit.
+[[nodiscard]] inline bool row_blocks(std::int64_t rows, int block, const char* where, unsigned& n) {
+  const std::int64_t b = ceil_div(rows, block);
+  n = 0;
+  if (b > 2147483647) return too_many_rows(rows, block, where);
+  n = unsigned(b);
+  return true;
 }
 
+// True when launched; false after a reported failure (without exceptions).
 template <class K>
-void launch_gpu_1d(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
-                   typename K::out_type* out, cudaStream_t stream, const char* where) {
+[[nodiscard]] bool launch_gpu_1d(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
+                                 typename K::out_type* out, cudaStream_t stream, const char* where) {
+  unsigned blocks = 0;
+  if (!row_blocks(rows, K::block, where, blocks)) return false;
   auto args = a;
   std::int64_t chunk = cols > 0 ? cols : 1;
   typename K::acc_type* no_scratch = nullptr;
   void* params[] = {&args, &rows, &cols, &chunk, &no_scratch, &out};
-  check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(row_blocks(rows, K::block, where)), dim3(K::block),
-                                params, K::shared_bytes, stream),
-               where, "GPU_1D");
+  return check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(blocks), dim3(K::block), params, K::shared_bytes,
+                                       stream),
+                      where, "GPU_1D");
 }
 
 } // namespace kops::cuda::detail

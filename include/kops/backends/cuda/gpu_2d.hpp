@@ -169,38 +169,45 @@ gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int6
   if (valid && g == 0) K::op::template finalize<M>(acc, 0, out + row * K::reduction::dim);
 }
 
+// True when both passes are queued; false after a reported failure (without
+// exceptions: nothing after the failing step runs).
 template <class K>
-void launch_gpu_2d(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
-                   typename K::out_type* out, gpu_2d_plan plan, cudaStream_t stream, bool pools,
-                   const char* where) {
+[[nodiscard]] bool launch_gpu_2d(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
+                                 typename K::out_type* out, gpu_2d_plan plan, cudaStream_t stream, bool pools,
+                                 const char* where) {
   using acc_type = typename K::acc_type;
   static_assert(std::is_trivially_copyable_v<acc_type>,
                 "kops::cuda::eval: GPU_2D stores the reduction's accumulators in scratch memory; "
                 "its accumulator type must be trivially copyable");
-  const unsigned blocks = row_blocks(rows, K::block, where);
+  unsigned blocks = 0;
+  if (!row_blocks(rows, K::block, where, blocks)) return false;
   const std::size_t per_chunk = std::size_t(rows) * sizeof(acc_type);
   if (std::size_t(plan.chunks) > std::size_t(-1) / per_chunk)
-    kops::detail::fail("%s: the GPU_2D scratch size overflows", where);
+    return kops::detail::fail("%s: the GPU_2D scratch size overflows", where);
+  gpu_2d_combine_shape shape = gpu_2d_combine_shape_for<K>(plan.chunks);
+  unsigned combine_blocks = 0;
+  if (!row_blocks(rows, 1 << shape.row_shift, where, combine_blocks)) return false;
 
   stream_buffer scratch(std::size_t(plan.chunks) * per_chunk, stream, pools, where,
                         "the GPU_2D partial accumulators");
+  if (!scratch.ok()) return false;
   auto args = a;
   auto* partial = scratch.get<acc_type>();
   typename K::out_type* no_out = nullptr;
   void* pass1[] = {&args, &rows, &cols, &plan.chunk, &partial, &no_out};
-  check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(blocks, unsigned(plan.chunks)),
-                                dim3(K::block), pass1, K::shared_bytes, stream),
-               where, "GPU_2D partial-reduction");
+  if (!check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(blocks, unsigned(plan.chunks)), dim3(K::block), pass1,
+                                     K::shared_bytes, stream),
+                    where, "GPU_2D partial-reduction"))
+    return false;
   const acc_type* partial_c = partial;
-  gpu_2d_combine_shape shape = gpu_2d_combine_shape_for<K>(plan.chunks);
   constexpr int threads = gpu_2d_combine_traits<K>::threads;
   const std::size_t shared = shape.groups > 1 ? threads * sizeof(acc_type) : 0;
   void* pass2[] = {&partial_c, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
-  check_launch(cudaLaunchKernel(gpu_2d_combine_kernel<K>,
-                                dim3(row_blocks(rows, 1 << shape.row_shift, where)), dim3(threads), pass2,
-                                shared, stream),
-               where, "GPU_2D combine");
-  scratch.release(where, "the GPU_2D partial accumulators");
+  if (!check_launch(cudaLaunchKernel(gpu_2d_combine_kernel<K>, dim3(combine_blocks), dim3(threads), pass2, shared,
+                                     stream),
+                    where, "GPU_2D combine"))
+    return false;
+  return scratch.release(where, "the GPU_2D partial accumulators");
 }
 
 } // namespace kops::cuda::detail

@@ -14,45 +14,73 @@
 namespace kops::cuda {
 namespace detail {
 
-template <class Pol, class Red, class T, class Out>
-void run_host(std::int64_t M, std::int64_t N, Out* out, const T* const* host, const options& opts) {
-  constexpr const char* where = "kops::cuda::eval_host";
-  kops::detail::check_arguments<Red>(where, M, N, out, host);
-  kops::detail::check_no_overlap<Red>(where, M, N, out, host);
-  const std::int64_t rows = Red::row_cat == category::i ? M : N;
-  if (rows == 0) return;
-
-  device_guard guard(opts.device, where);
-  const device_facts facts = facts_of(current_device(where), where);
-  const cudaStream_t stream = opts.stream;
-
-  constexpr int nargs = Red::nargs;
-  stream_buffer buffers[nargs > 0 ? nargs : 1];
-  const T* device[nargs > 0 ? nargs : 1] = {};
+// Copies the arguments Red reads from `host` into `buffers` (stream-ordered
+// device buffers, one per argument index; unused slots and empty arrays stay
+// empty) and their device pointers into `device`. False after a reported
+// failure (only without exceptions): nothing after it is queued.
+template <class Red, class T>
+[[nodiscard]] bool copy_arguments_to_device(std::int64_t M, std::int64_t N, const T* const* host,
+                                            stream_buffer* buffers, const T** device, cudaStream_t stream,
+                                            bool pools, const char* where) {
+  bool ok = true;
   [&]<class... S>(type_list<S...>) {
     ([&] {
       if constexpr (!kops::detail::is_unused_slot_v<S>) {
         const std::int64_t n = S::cat == category::i ? M : S::cat == category::j ? N : 1;
         const std::size_t bytes = std::size_t(n) * S::dim * sizeof(T);
-        if (bytes == 0) return;
-        buffers[S::index] = stream_buffer(bytes, stream, facts.memory_pools, where, "argument", S::index);
+        if (!ok || bytes == 0) return;
+        buffers[S::index] = stream_buffer(bytes, stream, pools, where, "argument", S::index);
+        if (!buffers[S::index].ok()) {
+          ok = false;
+          return;
+        }
         if (const cudaError_t e = cudaMemcpyAsync(buffers[S::index].get(), host[S::index], bytes,
                                                   cudaMemcpyHostToDevice, stream);
-            e != cudaSuccess)
-          throw_cuda_error(e, where, "copying argument %d to the device", S::index);
+            e != cudaSuccess) {
+          ok = report_cuda_error(e, where, "copying argument %d to the device", S::index);
+          return;
+        }
         device[S::index] = buffers[S::index].template get<T>();
       }
     }(), ...);
   }(typename Red::signature{});
+  return ok;
+}
+
+// True when `out` holds the result; false after a reported failure (only
+// without exceptions; after bad input `out` is untouched).
+template <class Pol, class Red, class T, class Out>
+[[nodiscard]] bool run_host(std::int64_t M, std::int64_t N, Out* out, const T* const* host, const options& opts) {
+  constexpr const char* where = "kops::cuda::eval_host";
+  if (!kops::detail::check_arguments<Red>(where, M, N, out, host)) return false;
+  if (!kops::detail::check_no_overlap<Red>(where, M, N, out, host)) return false;
+  const std::int64_t rows = Red::row_cat == category::i ? M : N;
+  if (rows == 0) return true;
+
+  device_guard guard(opts.device, where);
+  if (!guard.ok()) return false;
+  device_facts facts;
+  if (!current_facts(where, facts)) return false;
+  const cudaStream_t stream = opts.stream;
+
+  constexpr int nargs = Red::nargs;
+  stream_buffer buffers[nargs > 0 ? nargs : 1];
+  const T* device[nargs > 0 ? nargs : 1] = {};
+  if (!copy_arguments_to_device<Red>(M, N, host, buffers, device, stream, facts.memory_pools, where)) return false;
 
   const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out);
   stream_buffer dout(out_bytes, stream, facts.memory_pools, where, "the output");
-  run<Pol, Red>(M, N, dout.get<Out>(), device, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where);
-  check(cudaMemcpyAsync(out, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream), where,
-        "copying the output to the host");
-  check(cudaStreamSynchronize(stream), where, "running the reduction (cudaStreamSynchronize)");
-  dout.release(where, "the output");
-  for (auto& b : buffers) b.release(where, "an argument buffer");
+  if (!dout.ok()) return false;
+  if (!run<Pol, Red>(M, N, dout.get<Out>(), device, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where))
+    return false;
+  if (!check(cudaMemcpyAsync(out, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream), where,
+             "copying the output to the host"))
+    return false;
+  if (!check(cudaStreamSynchronize(stream), where, "running the reduction (cudaStreamSynchronize)")) return false;
+  if (!dout.release(where, "the output")) return false;
+  for (auto& b : buffers)
+    if (!b.release(where, "an argument buffer")) return false;
+  return true;
 }
 
 } // namespace detail
@@ -68,7 +96,10 @@ void run_host(std::int64_t M, std::int64_t N, Out* out, const T* const* host, co
 /// (stream-ordered, on opts.stream and opts.device), copies the inputs in, runs
 /// eval, copies `out` back and waits for the stream. Every buffer is owned by an
 /// RAII object, so an exception at any step leaks nothing. Unused argument
-/// slots are not copied (their pointers may be null, as for eval).
+/// slots are not copied (their pointers may be null, as for eval). Bad input
+/// throws kops::error, a failing CUDA call kops::cuda_error; without exceptions
+/// both go to the kops::set_error_handler handler and eval_host returns at once
+/// (after bad input, before any CUDA call, `out` untouched).
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
 void eval_host(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
   static_assert(kops::detail::valid_policies_v<Policy...>,
@@ -83,7 +114,7 @@ void eval_host(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
         [&]<class... Args>(const options& opts, const Args*... args) {
           if constexpr (detail::check_call<Red, Out, Args...>()) {
             const kops::detail::call_element_t<Out, Args...>* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};
-            detail::run_host<kops::detail::policy_of_t<Policy...>, Red>(M, N, out, ptrs, opts);
+            (void)detail::run_host<kops::detail::policy_of_t<Policy...>, Red>(M, N, out, ptrs, opts);
           }
         },
         rest...);

@@ -79,28 +79,49 @@ struct launch_plan {
 
 // rows >= 1. Queries the current device (cached) unless GPU_1D is forced. A
 // GPU_2D plan of one chunk runs as GPU_1D, forced or not: the same reduction
-// without scratch or second pass.
+// without scratch or second pass. Into `p`; false when a query fails
+// (reported: thrown, or, without exceptions, passed to the error handler).
 template <class K>
-launch_plan plan_launch(std::int64_t rows, std::int64_t cols, const options& opts, const char* where) {
+[[nodiscard]] bool plan_launch(std::int64_t rows, std::int64_t cols, const options& opts, const char* where,
+                               launch_plan& p) {
   const gpu_2d_plan whole{cols > 0 ? cols : 1, 1};
-  if (opts.scheme == scheme::gpu_1d) return {scheme::gpu_1d, whole, false};
-  const int device = current_device(where);
-  const device_facts facts = facts_of(device, where);
-  const int per_sm = blocks_per_sm<K>(reduce_kernel<K>, device, K::block, K::shared_bytes, where);
+  p = {scheme::gpu_1d, whole, false};
+  if (opts.scheme == scheme::gpu_1d) return true;
+  int device = 0, per_sm = 0;
+  device_facts facts;
+  if (!current_device(where, device) || !facts_of(device, where, facts) ||
+      !blocks_per_sm<K>(reduce_kernel<K>, device, K::block, K::shared_bytes, where, per_sm))
+    return false;
   const gpu_2d_plan plan = plan_gpu_2d<K>(rows, cols, facts.sms, per_sm, opts.gpu_2d_chunk);
-  if (plan.chunks < 2) return {scheme::gpu_1d, whole, facts.memory_pools};
+  if (plan.chunks < 2) {
+    p = {scheme::gpu_1d, whole, facts.memory_pools};
+    return true;
+  }
   const scheme s =
       opts.scheme == scheme::gpu_2d ? scheme::gpu_2d : choose_scheme<K>(rows, cols, facts.sms, per_sm, plan);
-  return {s, plan, facts.memory_pools};
+  p = {s, plan, facts.memory_pools};
+  return true;
 }
 
-// rows >= 1. Runs on the current device, asynchronously on opts.stream.
+// The plan alone (tests, benchmarks): a failing query throws; without
+// exceptions it is reported and the GPU_1D plan returned.
 template <class K>
-void launch(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
-            typename K::out_type* out, const options& opts, const char* where) {
-  const launch_plan p = plan_launch<K>(rows, cols, opts, where);
-  if (p.scheme == scheme::gpu_2d) launch_gpu_2d<K>(a, rows, cols, out, p.plan, opts.stream, p.memory_pools, where);
-  else launch_gpu_1d<K>(a, rows, cols, out, opts.stream, where);
+launch_plan plan_launch(std::int64_t rows, std::int64_t cols, const options& opts, const char* where) {
+  launch_plan p;
+  (void)plan_launch<K>(rows, cols, opts, where, p);
+  return p;
+}
+
+// rows >= 1. Runs on the current device, asynchronously on opts.stream. True
+// when queued; false after a reported failure (only without exceptions).
+template <class K>
+[[nodiscard]] bool launch(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
+                          typename K::out_type* out, const options& opts, const char* where) {
+  launch_plan p;
+  if (!plan_launch<K>(rows, cols, opts, where, p)) return false;
+  if (p.scheme == scheme::gpu_2d)
+    return launch_gpu_2d<K>(a, rows, cols, out, p.plan, opts.stream, p.memory_pools, where);
+  return launch_gpu_1d<K>(a, rows, cols, out, opts.stream, where);
 }
 
 } // namespace kops::cuda::detail

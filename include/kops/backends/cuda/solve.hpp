@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -10,6 +11,7 @@
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/error.hpp>
 #include <kops/backends/cuda/eval.hpp>
+#include <kops/backends/cuda/host.hpp>
 #include <kops/backends/cuda/options.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/solve/cg.hpp>
@@ -80,6 +82,9 @@ solve_total_kernel(const int count, const double* const partial, double* const t
 }
 
 // The vector space of kops/solve/cg.hpp on device arrays of n elements.
+// Without exceptions a failing CUDA call is reported once and sets `failed`:
+// every later operation does nothing and dot returns NaN, on which CG stops at
+// once (its `p . q not finite` exit), and run_solve then returns false.
 template <precision P, class Red, int Var, class T>
 struct device_solve_ops {
   std::int64_t M, N, n;
@@ -88,62 +93,84 @@ struct device_solve_ops {
   double* scratch;    // max_vector_blocks partial sums, then the total
   unsigned blocks;    // grid of the vector kernels
   const char* where;
+  bool failed = false;  // a CUDA call failed (only without exceptions)
 
+  // Records a step's outcome; true when it succeeded.
+  bool ok(bool step) {
+    failed = failed || !step;
+    return step;
+  }
   void apply(const T* v, T* out) {
+    if (failed) return;
     args[Var] = v;
-    run<kops::detail::policy_of_t<P>, Red>(M, N, out, args, launch, where);
+    ok(run<kops::detail::policy_of_t<P>, Red>(M, N, out, args, launch, where));
   }
   double dot(const T* u, const T* v) {
+    constexpr double stop = std::numeric_limits<double>::quiet_NaN();
+    if (failed) return stop;
     std::int64_t n_ = n;
     double* partial = scratch;
     double* total = scratch + max_vector_blocks;
     int count = int(blocks);
     void* p1[] = {&n_, &u, &v, &partial};
-    check_launch(cudaLaunchKernel(solve_dot_kernel<T>, dim3(blocks), dim3(vector_block), p1, 0, launch.stream),
-                 where, "solve dot-product");
+    if (!ok(check_launch(cudaLaunchKernel(solve_dot_kernel<T>, dim3(blocks), dim3(vector_block), p1, 0,
+                                          launch.stream),
+                         where, "solve dot-product")))
+      return stop;
     void* p2[] = {&count, &partial, &total};
-    check_launch(cudaLaunchKernel(solve_total_kernel<T>, dim3(1), dim3(vector_block), p2, 0, launch.stream),
-                 where, "solve dot-product total");
+    if (!ok(check_launch(cudaLaunchKernel(solve_total_kernel<T>, dim3(1), dim3(vector_block), p2, 0, launch.stream),
+                         where, "solve dot-product total")))
+      return stop;
     double h = 0;
-    check(cudaMemcpyAsync(&h, total, sizeof(double), cudaMemcpyDeviceToHost, launch.stream), where,
-          "copying a dot product to the host");
-    check(cudaStreamSynchronize(launch.stream), where, "waiting for a dot product (cudaStreamSynchronize)");
+    if (!ok(check(cudaMemcpyAsync(&h, total, sizeof(double), cudaMemcpyDeviceToHost, launch.stream), where,
+                  "copying a dot product to the host")))
+      return stop;
+    if (!ok(check(cudaStreamSynchronize(launch.stream), where, "waiting for a dot product (cudaStreamSynchronize)")))
+      return stop;
     return h;
   }
   void axpy(double s, const T* u, T* v) {
+    if (failed) return;
     std::int64_t n_ = n;
     T c = T(s);
     void* p[] = {&n_, &c, &u, &v};
-    check_launch(cudaLaunchKernel(solve_axpy_kernel<T>, dim3(blocks), dim3(vector_block), p, 0, launch.stream),
-                 where, "solve axpy");
+    ok(check_launch(cudaLaunchKernel(solve_axpy_kernel<T>, dim3(blocks), dim3(vector_block), p, 0, launch.stream),
+                    where, "solve axpy"));
   }
   void xpay(const T* u, double s, T* v) {
+    if (failed) return;
     std::int64_t n_ = n;
     T c = T(s);
     void* p[] = {&n_, &u, &c, &v};
-    check_launch(cudaLaunchKernel(solve_xpay_kernel<T>, dim3(blocks), dim3(vector_block), p, 0, launch.stream),
-                 where, "solve xpay");
+    ok(check_launch(cudaLaunchKernel(solve_xpay_kernel<T>, dim3(blocks), dim3(vector_block), p, 0, launch.stream),
+                    where, "solve xpay"));
   }
   void copy(const T* u, T* v) {
-    check(cudaMemcpyAsync(v, u, std::size_t(n) * sizeof(T), cudaMemcpyDeviceToDevice, launch.stream), where,
-          "copying a vector");
+    if (failed) return;
+    ok(check(cudaMemcpyAsync(v, u, std::size_t(n) * sizeof(T), cudaMemcpyDeviceToDevice, launch.stream), where,
+             "copying a vector"));
   }
   void zero(T* v) {
-    check(cudaMemsetAsync(v, 0, std::size_t(n) * sizeof(T), launch.stream), where, "zeroing a vector");
+    if (failed) return;
+    ok(check(cudaMemsetAsync(v, 0, std::size_t(n) * sizeof(T), launch.stream), where, "zeroing a vector"));
   }
 };
 
 // The solve on the current device (the caller has selected opts.device):
-// a:(n) and ptrs: device pointers, checked; plan.n > 0. Synchronous.
+// a:(n) and ptrs: device pointers, checked; plan.n > 0. Synchronous. Into
+// `res`; false after a reported CUDA failure (only without exceptions).
 template <precision P, class Red, class V, class T>
-solve_result run_solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N, T* a,
-                       const T** ptrs, const options& opts, const char* where) {
-  const device_facts facts = facts_of(current_device(where), where);
+[[nodiscard]] bool run_solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N,
+                             T* a, const T** ptrs, const options& opts, const char* where, solve_result& res) {
+  device_facts facts;
+  if (!current_facts(where, facts)) return false;
   const cudaStream_t stream = opts.stream;
   const std::size_t n = std::size_t(plan.n);
   stream_buffer work(3 * n * sizeof(T), stream, facts.memory_pools, where, "the solver's vectors r, p, q");
+  if (!work.ok()) return false;
   stream_buffer scratch((max_vector_blocks + 1) * sizeof(double), stream, facts.memory_pools, where,
                         "the solver's dot products");
+  if (!scratch.ok()) return false;
   T* const r = work.get<T>();
   const std::int64_t blocks = (plan.n + vector_block - 1) / vector_block;
   const std::int64_t grid = blocks < max_vector_blocks ? blocks : max_vector_blocks;
@@ -154,14 +181,12 @@ solve_result run_solve(const kops::detail::solve_plan& plan, double alpha, std::
   // Every product's GPU_2D scratch (and a two-pass gradient's temporary) is
   // allocated at the first iteration and reused by the others (device.hpp).
   scratch_arena arena(stream, facts.memory_pools);
-  const solve_result res = kops::detail::conjugate_gradient<T>(ops, alpha, b, a, r, r + n, r + 2 * n, plan.tolerance,
-                                                               plan.absolute_tolerance, plan.max_iterations,
-                                                               plan.initial_guess);
-  arena.release(where);
-  check(cudaStreamSynchronize(stream), where, "finishing the solve (cudaStreamSynchronize)");
-  scratch.release(where, "the solver's dot products");
-  work.release(where, "the solver's vectors");
-  return res;
+  res = kops::detail::conjugate_gradient<T>(ops, alpha, b, a, r, r + n, r + 2 * n, plan.tolerance,
+                                            plan.absolute_tolerance, plan.max_iterations, plan.initial_guess);
+  if (ops.failed) return false;
+  return arena.release(where) &&
+         check(cudaStreamSynchronize(stream), where, "finishing the solve (cudaStreamSynchronize)") &&
+         scratch.release(where, "the solver's dot products") && work.release(where, "the solver's vectors");
 }
 
 using solve_option_types = type_list<solve_options, options>;
@@ -193,7 +218,10 @@ using solve_option_types = type_list<solve_options, options>;
 /// needs each dot product on the host to choose its next step, so the call
 /// synchronises opts.stream twice per iteration, and `a` is ready when it
 /// returns. Non-convergence is reported in the result, not thrown; bad input
-/// throws kops::error, a failing CUDA call kops::cuda_error.
+/// throws kops::error, a failing CUDA call kops::cuda_error. Without exceptions
+/// both go to the kops::set_error_handler handler and the solve returns a
+/// default solve_result (converged false) at once: after bad input nothing ran
+/// and `a` is untouched; after a CUDA failure mid-solve `a` is unspecified.
 /// The algorithm: kops/solve/cg.hpp.
 ///
 /// Device pointers. Returns when `a` holds the last iterate.
@@ -210,11 +238,16 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
             constexpr const char* where = "kops::cuda::solve";
             const T* ptrs[sizeof...(Args) + 1] = {args..., nullptr};
-            const auto plan = kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, std::get<0>(o));
+            kops::detail::solve_plan plan;
+            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, std::get<0>(o), plan))
+              return solve_result{};
             if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
             const options& opts = std::get<1>(o);
             detail::device_guard guard(opts.device, where);
-            return detail::run_solve<P, Red, V>(plan, alpha, M, N, a, ptrs, opts, where);
+            if (!guard.ok()) return solve_result{};
+            solve_result res;
+            if (!detail::run_solve<P, Red, V>(plan, alpha, M, N, a, ptrs, opts, where, res)) return solve_result{};
+            return res;
           } else {
             return {};
           }
@@ -227,7 +260,9 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
 
 /// kops::cuda::solve on host pointers: copies the arguments the formula reads (b included, and `a`
 /// when solve_opts.initial_guess) to stream-ordered device buffers, solves, and
-/// copies `a` back. Synchronous; RAII buffers, so nothing leaks on an exception. See solve().
+/// copies `a` back. Synchronous; RAII buffers, so nothing leaks on an exception
+/// (or, without exceptions, on a reported failure, which leaves `a` untouched
+/// unless it comes from the final copy back). See solve().
 template <precision P = precision::accurate, ReductionType Red, class V, class T, class... Rest>
 solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
   constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();
@@ -241,43 +276,41 @@ solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T*
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
             constexpr const char* where = "kops::cuda::solve_host";
             const T* host[sizeof...(Args) + 1] = {args..., nullptr};
-            const auto plan = kops::detail::check_solve_arguments<Red, V>(where, M, N, a, host, std::get<0>(o));
+            kops::detail::solve_plan plan;
+            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, host, std::get<0>(o), plan))
+              return solve_result{};
             if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
             const options& opts = std::get<1>(o);
             detail::device_guard guard(opts.device, where);
-            const detail::device_facts facts = detail::facts_of(detail::current_device(where), where);
+            if (!guard.ok()) return solve_result{};
+            detail::device_facts facts;
+            if (!detail::current_facts(where, facts)) return solve_result{};
             const cudaStream_t stream = opts.stream;
 
             detail::stream_buffer buffers[sizeof...(Args) + 1];
             const T* device[sizeof...(Args) + 1] = {};
-            [&]<class... S>(type_list<S...>) {
-              ([&] {
-                if constexpr (!kops::detail::is_unused_slot_v<S>) {
-                  const std::int64_t rows = S::cat == category::i ? M : S::cat == category::j ? N : 1;
-                  const std::size_t bytes = std::size_t(rows) * S::dim * sizeof(T);
-                  if (bytes == 0) return;
-                  buffers[S::index] = detail::stream_buffer(bytes, stream, facts.memory_pools, where, "argument", S::index);
-                  if (const cudaError_t e = cudaMemcpyAsync(buffers[S::index].get(), host[S::index], bytes,
-                                                            cudaMemcpyHostToDevice, stream);
-                      e != cudaSuccess)
-                    detail::throw_cuda_error(e, where, "copying argument %d to the device", S::index);
-                  device[S::index] = buffers[S::index].template get<T>();
-                }
-              }(), ...);
-            }(typename Red::signature{});
+            if (!detail::copy_arguments_to_device<Red>(M, N, host, buffers, device, stream, facts.memory_pools,
+                                                       where))
+              return solve_result{};
 
             const std::size_t a_bytes = std::size_t(plan.n) * sizeof(T);
             detail::stream_buffer da(a_bytes, stream, facts.memory_pools, where, "the solution");
-            if (plan.initial_guess)
-              detail::check(cudaMemcpyAsync(da.get(), a, a_bytes, cudaMemcpyHostToDevice, stream), where,
-                    "copying the initial guess to the device");
-            const solve_result res = detail::run_solve<P, Red, V>(
-                plan, alpha, M, N, da.get<T>(), device, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where);
-            detail::check(cudaMemcpyAsync(a, da.get(), a_bytes, cudaMemcpyDeviceToHost, stream), where,
-                  "copying the solution to the host");
-            detail::check(cudaStreamSynchronize(stream), where, "copying the solution (cudaStreamSynchronize)");
-            da.release(where, "the solution");
-            for (auto& buf : buffers) buf.release(where, "an argument buffer");
+            if (!da.ok()) return solve_result{};
+            if (plan.initial_guess &&
+                !detail::check(cudaMemcpyAsync(da.get(), a, a_bytes, cudaMemcpyHostToDevice, stream), where,
+                               "copying the initial guess to the device"))
+              return solve_result{};
+            solve_result res;
+            if (!detail::run_solve<P, Red, V>(plan, alpha, M, N, da.get<T>(), device,
+                                              options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where, res))
+              return solve_result{};
+            if (!detail::check(cudaMemcpyAsync(a, da.get(), a_bytes, cudaMemcpyDeviceToHost, stream), where,
+                               "copying the solution to the host") ||
+                !detail::check(cudaStreamSynchronize(stream), where, "copying the solution (cudaStreamSynchronize)") ||
+                !da.release(where, "the solution"))
+              return solve_result{};
+            for (auto& buf : buffers)
+              if (!buf.release(where, "an argument buffer")) return solve_result{};
             return res;
           } else {
             return {};

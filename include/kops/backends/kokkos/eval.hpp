@@ -2,163 +2,201 @@
 //
 //   x:(M, Dx) y:(N, Dy) params:(Dp)  ->  out:(rows, red.dim), rows = M (axis_j) or N (axis_i)
 //
-// Output rows are processed in blocks of L (one SIMD lane per row: L = 16
-// floats or 8 doubles, 64 bytes), in parallel over blocks on
-// Kokkos::DefaultHostExecutionSpace. Within a block the row variables are
-// transposed once into a struct-of-arrays tile (component k of lane l at
-// [k * L + l]); then, for every index of the reduced axis, the formula is
-// evaluated on whole packs (reduced-axis variables and parameters broadcast)
-// and folded into the reduction's per-lane accumulators, which stay in
-// registers. A partial last block repeats its last valid row in the unused
-// lanes and writes only the valid ones.
+// The work of one call is a grid of tasks on Kokkos::DefaultHostExecutionSpace:
+// blocks of output rows (block_kernel.hpp) times slices of the reduced axis.
+// With enough row blocks to keep every thread busy there is one slice, and each
+// task accumulates and writes its rows: no thread ever touches another's rows.
+// With few rows (M = 16 rows, N = 10^7 terms on 64 threads) the reduced axis is
+// cut into slices as well: each task writes the partial accumulators of its
+// (block, slice) pair into its own slot (partial.hpp), and a second parallel
+// loop over row packs combines the slices of each pack in axis order, with the
+// reduction's own combine, and finalizes: the CPU form of GPU_2D. plan_host
+// below chooses; docs/backends.md gives the rule.
 #pragma once
 
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <new>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include <kops/backends/kokkos/pack.hpp>
+#include <kops/backends/kokkos/block_kernel.hpp>
+#include <kops/backends/kokkos/host_space.hpp>
+#include <kops/backends/kokkos/partial.hpp>
 #include <kops/core/error.hpp>
-#include <kops/core/factorize.hpp>
-#include <kops/ops/exp2.hpp>
 #include <kops/core/policy.hpp>
-#include <kops/core/precision.hpp>
 #include <kops/detail/arguments.hpp>
 #include <kops/reductions/chained.hpp>
-#include <kops/reductions/detail/scheme_sum.hpp>
 #include <kops/reductions/reduction.hpp>
 
-#ifndef KOPS_CPU_UNROLL
-#define KOPS_CPU_UNROLL 2
-#endif
+namespace kops::kokkos::detail {
 
-namespace kops::kokkos {
+// How one call is spread over the host threads: `blocks` row blocks times
+// `slices` slices of the reduced axis, each of `slice_terms` terms (the last
+// one shorter).
+struct host_plan {
+  std::int64_t blocks = 0;
+  std::int64_t slices = 1;
+  std::int64_t slice_terms = 0;
+};
 
-namespace detail {
+// The plan of a call with `rows` output rows in blocks of `rows_per_block`,
+// `cols` terms on the reduced axis, on `threads` threads. `slices` > 0 forces
+// that many slices (tests); 0 chooses:
+//  * tasks wanted: 4 per thread (static scheduling then leaves at most a
+//    quarter of a task's time idle per thread at the end);
+//  * row blocks alone when they are that many, or on one thread;
+//  * otherwise the reduced axis is cut into as many slices as bring the tasks
+//    to that number, each slice at least min_slice_terms long (below that, the
+//    per-slice cost — filling the row tile, one more combine per pack — is no
+//    longer small against the slice's work).
+inline constexpr std::int64_t min_slice_terms = 4096;
+inline constexpr std::int64_t tasks_per_thread = 4;
+inline host_plan plan_host(std::int64_t rows, std::int64_t rows_per_block, std::int64_t cols, int threads,
+                           std::int64_t slices = 0) {
+  host_plan p;
+  p.blocks = (rows + rows_per_block - 1) / rows_per_block;
+  if (slices <= 0) {
+    const std::int64_t want = tasks_per_thread * std::max(threads, 1);
+    slices = 1;
+    if (threads > 1 && p.blocks > 0 && p.blocks < want) slices = std::min((want + p.blocks - 1) / p.blocks, cols / min_slice_terms);
+  }
+  slices = std::clamp<std::int64_t>(slices, 1, std::max<std::int64_t>(cols, 1));
+  p.slice_terms = (cols + slices - 1) / slices;
+  p.slices = p.slice_terms > 0 ? (cols + p.slice_terms - 1) / p.slice_terms : 1;
+  return p;
+}
 
-// Evaluation context of one block: see the file comment for the layout.
-template <class P, category RowCat, class Signature, class Math>
-struct block_context {
-  using value_type = P;
-  using scalar_type = typename P::scalar;
-  using math = Math;
-  static constexpr int L = P::lanes;
-
-  const scalar_type* tile;            // row variables, struct of arrays
-  const scalar_type* const* args;     // every argument, as passed
-  std::int64_t r;                     // current index on the reduced axis
-
-  template <category C, int I, int D>
-  KOPS_INLINE vec<P, D> load() const {
-    vec<P, D> out;
-    if constexpr (C == RowCat) {
-      constexpr int off = kops::detail::row_offset<Signature, RowCat, I>();
-      for (int k = 0; k < D; ++k) out[k] = P::load(tile + (off + k) * L);
-    } else if constexpr (C == category::param) {
-      for (int k = 0; k < D; ++k) out[k] = P(args[I][k]);
-    } else {
-      const scalar_type* p = args[I] + r * D;
-      for (int k = 0; k < D; ++k) out[k] = P(p[k]);
+// A grow-only buffer per calling thread for the slices' accumulators: a
+// sequence of calls allocates only when one needs more than all before it
+// (examples/embedded checks that a time loop allocates nothing).
+struct host_scratch {
+  static constexpr std::size_t align = 256;
+  void* data = nullptr;
+  std::size_t bytes = 0;
+  host_scratch() = default;
+  host_scratch(const host_scratch&) = delete;
+  host_scratch& operator=(const host_scratch&) = delete;
+  ~host_scratch() {
+    if (data) ::operator delete(data, std::align_val_t(align));
+  }
+  void* get(std::size_t n) {
+    if (n > bytes) {
+      if (data) ::operator delete(data, std::align_val_t(align));
+      data = nullptr;
+      bytes = 0;
+      data = ::operator new(n, std::align_val_t(align));
+      bytes = n;
     }
-    return out;
+    return data;
+  }
+};
+inline host_scratch& thread_scratch() {
+  static thread_local host_scratch s;
+  return s;
+}
+
+// How the plan runs: on Kokkos::DefaultHostExecutionSpace, or (serial = true)
+// in plain loops on the calling thread, in the same task order. tests/unit's
+// threads test compares the two; `slices` forces the slicing (see plan_host).
+struct host_exec {
+  std::int64_t slices = 0;
+  bool serial = false;
+};
+
+// Task t = (slice, block) = (t / blocks, t % blocks): the partial accumulators
+// of the block's packs over the slice, into slots[(slice * blocks + block) * U + u].
+template <class Part>
+struct slice_accumulate {
+  using K = typename Part::K;
+  K kernel;
+  typename Part::slot* slots;
+  host_plan plan;
+  void operator()(const std::int64_t t) const {
+    const std::int64_t block = t % plan.blocks, slice = t / plan.blocks;
+    const std::int64_t r0 = slice * plan.slice_terms;
+    const std::int64_t r1 = std::min(kernel.cols, r0 + plan.slice_terms);
+    typename Part::acc_type acc[K::U];
+    int valid[K::U];
+    kernel.accumulate(block, acc, valid, r0, r1);
+    for (int u = 0; u < K::U; ++u) {
+      typename Part::slot& s = slots[(slice * plan.blocks + block) * K::U + u];
+      s.acc = acc[u];
+      s.terms = r1 - r0;
+    }
   }
 };
 
-// Pol: the call's policies (core/policy.hpp).
-template <class Red, class T, class Out, class Pol>
-struct block_kernel {
-  static constexpr precision Pr = Pol::prec;
-  // The fast policy evaluates exp(a) as exp2(a log2 e), log2 e folded into a's
-  // invariant factors; repeated sub-formulas are evaluated once.
-  using F = policy_formula_t<Red, Pr>;
-  // sum_op under a summation scheme / accumulator type: reductions/detail/scheme_sum.hpp.
-  // Block sums are flushed by the loop below (no per-term counter).
-  using Op = kops::detail::accumulation_op_t<typename Red::op, Pol::scheme, Pol::acc, true>;
-  using Sig = typename Red::signature;
-  // A pack is one SIMD register; a block holds U packs whose evaluations are
-  // independent, so their dependency chains (the exp polynomial, say)
-  // interleave and fill the pipelines.
-  static constexpr int L = simd::native_bytes / int(sizeof(T));
-  static constexpr int U = KOPS_CPU_UNROLL;
-  static constexpr int rows_per_block = U * L;
-  using P = simd::pack<T, L>;
-  using M = std::conditional_t<Pr == precision::fast, simd::pack_math_fast, simd::pack_math>;
-  static constexpr category row_cat = Red::row_cat;
-  static constexpr int tile_dims = kops::detail::row_dims<Sig, row_cat>();
-  static constexpr int tile_size = (tile_dims > 0 ? tile_dims : 1) * L;
-
-  using Acc = decltype(Op::template init<M, P, F::dim>(0));
-
-  const T* const* args;
+// Pack p: its slices combined in axis order, then finalized into its rows.
+template <class Part, class Red, class Out>
+struct slice_finalize {
+  using K = typename Part::K;
+  typename Part::slot* slots;
+  host_plan plan;
   Out* out;
-  std::int64_t rows, cols;
-  // Index of the first term of the reduced axis: 0 for eval; j0 when the
-  // arguments hold the slice [j0, j0 + cols) of a longer axis (kops/mpi.hpp),
-  // so that arg reductions report indices on the whole axis.
-  std::int64_t index0 = 0;
+  std::int64_t rows;
+  void operator()(const std::int64_t p) const {
+    const std::int64_t packs = plan.blocks * K::U;
+    typename Part::slot s = slots[p];
+    for (std::int64_t c = 1; c < plan.slices; ++c) Part::combine(s, slots[c * packs + p]);
+    const std::int64_t row0 = p * K::L;
+    const int valid = int(std::clamp<std::int64_t>(rows - row0, 0, K::L));
+    for (int l = 0; l < valid; ++l)
+      Part::op::template finalize<typename Part::math>(s.acc, l, out + (row0 + l) * Red::dim);
+  }
+};
 
-  // The accumulators of rows block * rows_per_block + u * L + [0, L) after all
-  // cols terms (not finalized); valid[u] of those rows exist.
-  KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U]) const {
-    alignas(64) T tile[U][tile_size];
-    block_context<P, row_cat, Sig, M> ctx[U];
-    for (int u = 0; u < U; ++u) {
-      const std::int64_t row0 = block * rows_per_block + u * L;
-      // A sub-block past the end repeats the last row: it computes, writes nothing.
-      valid[u] = int(std::clamp<std::int64_t>(rows - row0, 0, L));
-      const std::int64_t first = valid[u] > 0 ? row0 : rows - 1;
-      kops::detail::fill_tile<Sig, row_cat, L>(tile[u], args, first, valid[u] > 0 ? valid[u] : 1);
-      ctx[u] = {tile[u], args, 0};
-    }
-    for (int u = 0; u < U; ++u) acc[u] = Op::template init<M, P, F::dim>(cols > 0 ? index0 : -1);
-    auto terms = [&](std::int64_t r0, std::int64_t r1) {
-      for (std::int64_t r = r0; r < r1; ++r) {
-        const auto idx = M::template index<P>(index0 + r);
-        for (int u = 0; u < U; ++u) {
-          ctx[u].r = r;
-          Op::template accumulate<M>(acc[u], F::eval(ctx[u]), idx);
-        }
-      }
-    };
-    if constexpr (kops::detail::caller_flushes_v<Op>) {
-      for (std::int64_t r0 = 0; r0 < cols; r0 += Op::flush_every) {
-        terms(r0, std::min(cols, r0 + Op::flush_every));
-        for (int u = 0; u < U; ++u) Op::template flush<M>(acc[u]);
-      }
+// eval without the public entry's policy checks; exec says how to run.
+// False: bad input, reported (kops::detail::fail) and nothing written.
+template <class Pol, class Red, class Out, class T, class... Args>
+bool eval_impl(const host_exec& exec, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
+  const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
+  if (!kops::detail::check_arguments<Red>("kops::kokkos::eval", M, N, out, ptrs)) return false;
+  if (!kops::detail::check_no_overlap<Red>("kops::kokkos::eval", M, N, out, ptrs)) return false;
+
+  if constexpr (is_chained_v<Red>) {
+    // Two passes (reductions/chained.hpp): First into a temporary, then Second reading it.
+    using First = typename Red::first;
+    std::vector<T> buffer(std::size_t((First::row_cat == category::i ? M : N) * First::dim));
+    return eval_impl<Pol, First, T, T>(exec, M, N, buffer.data(), args...) &&
+           eval_impl<Pol, typename Red::second, Out, T>(exec, M, N, out, args..., static_cast<const T*>(buffer.data()));
+  } else {
+    const std::int64_t rows = Red::row_cat == category::i ? M : N;
+    const std::int64_t cols = Red::no_work ? 0 : Red::row_cat == category::i ? N : M;
+    if (rows == 0) return true;
+    if (!exec.serial && !Kokkos::is_initialized())
+      return kops::detail::fail("kops::kokkos::eval: Kokkos is not initialized (create a Kokkos::ScopeGuard "
+                                "or call Kokkos::initialize first)");
+    using Part = partial<Red, T, Out, Pol>;
+    using K = typename Part::K;
+    // A serial run plans for the threads a parallel one would have (same tasks).
+    const int threads = Kokkos::is_initialized() ? int(host_space().concurrency()) : 1;
+    const host_plan plan = plan_host(rows, K::rows_per_block, cols, threads, exec.slices);
+    const K kernel{ptrs, out, rows, cols};
+    if (plan.slices == 1) {
+      host_for(exec.serial, host_loop::rows, plan.blocks, kernel);
     } else {
-      terms(0, cols);
+      static_assert(alignof(typename Part::slot) <= host_scratch::align,
+                    "kops: internal error, partial accumulators more aligned than the scratch buffer");
+      const std::int64_t packs = plan.blocks * K::U;
+      auto* slots = static_cast<typename Part::slot*>(
+          thread_scratch().get(std::size_t(plan.slices * packs) * sizeof(typename Part::slot)));
+      host_for(exec.serial, host_loop::slices, plan.blocks * plan.slices,
+               slice_accumulate<Part>{kernel, slots, plan});
+      if (!exec.serial) host_fence();
+      host_for(exec.serial, host_loop::combine, (rows + K::L - 1) / K::L,
+               slice_finalize<Part, Red, Out>{slots, plan, out, rows});
     }
+    if (!exec.serial) host_fence();
+    return true;
   }
+}
 
-  void operator()(const std::int64_t block) const {
-    Acc acc[U];
-    int valid[U];
-    accumulate(block, acc, valid);
-    for (int u = 0; u < U; ++u) {
-      const std::int64_t row0 = block * rows_per_block + u * L;
-      for (int l = 0; l < valid[u]; ++l) Op::template finalize<M>(acc[u], l, out + (row0 + l) * Red::dim);
-    }
-  }
-};
-
-} // namespace detail
-} // namespace kops::kokkos
-
-namespace kops::detail {
-// dtype_acc::float64 on float packs: each lane widened to double (a pack of
-// twice the bytes, which the compiler splits into native registers).
-template <int L>
-struct acc_value<simd::pack<float, L>, dtype_acc::float64> {
-  using type = simd::pack<double, L>;
-  KOPS_INLINE static type from(const simd::pack<float, L>& v) {
-    return __builtin_convertvector(v.v, typename type::vt);
-  }
-};
-} // namespace kops::detail
+} // namespace kops::kokkos::detail
 
 namespace kops::kokkos {
 
@@ -172,8 +210,13 @@ namespace kops::kokkos {
 /// Policy: compile-time policies in any order (core/policy.hpp): precision,
 /// sum_scheme, dtype_acc; e.g. eval<kops::precision::fast>(...),
 /// eval<kops::sum_scheme::kahan, kops::dtype_acc::float64>(...).
+/// Runs on Kokkos::DefaultHostExecutionSpace with all its threads: over blocks
+/// of output rows, and over slices of the reduced axis too when the rows are
+/// too few to occupy every thread (docs/backends.md).
 /// Kokkos must be initialised (a Kokkos::ScopeGuard in main); that and bad input
-/// (negative sizes, a null pointer that would be read) throw kops::error.
+/// (negative sizes, a null pointer that would be read) throw kops::error — or,
+/// in a build without exceptions, call the error handler (kops::set_error_handler)
+/// and return with `out` untouched.
 template <auto... Policy, ReductionType Red, class Out, class... Args>
 void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
   static_assert(kops::detail::valid_policies_v<Policy...>,
@@ -187,39 +230,7 @@ void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
                 "kops::kokkos::eval: wrong output pointer type (value reductions write T*, "
                 "index reductions such as argmin write std::int64_t*, value-and-index reductions such as "
                 "min_argmin write kops::value_index<T>*)");
-
-  if constexpr (is_chained_v<Red>) {
-    // Two passes (reductions/chained.hpp): First into a temporary, then Second reading it.
-    using First = typename Red::first;
-    const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};
-    kops::detail::check_arguments<Red>("kops::kokkos::eval", M, N, out, ptrs);
-    kops::detail::check_no_overlap<Red>("kops::kokkos::eval", M, N, out, ptrs);
-    std::vector<T> buffer(std::size_t((First::row_cat == category::i ? M : N) * First::dim));
-    eval<Policy...>(First{}, M, N, buffer.data(), args...);
-    eval<Policy...>(typename Red::second{}, M, N, out, args..., static_cast<const T*>(buffer.data()));
-    return;
-  } else {
-    const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
-    kops::detail::check_arguments<Red>("kops::kokkos::eval", M, N, out, ptrs);
-    kops::detail::check_no_overlap<Red>("kops::kokkos::eval", M, N, out, ptrs);
-
-    const std::int64_t rows = Red::row_cat == category::i ? M : N;
-    const std::int64_t cols = Red::no_work ? 0 : Red::row_cat == category::i ? N : M;
-    if (rows == 0) return;
-    if (!Kokkos::is_initialized())
-      throw error("kops::kokkos::eval: Kokkos is not initialized (create a Kokkos::ScopeGuard "
-                  "or call Kokkos::initialize first)");
-
-    using K = detail::block_kernel<Red, T, Out, kops::detail::policy_of_t<Policy...>>;
-    const std::int64_t blocks = (rows + K::rows_per_block - 1) / K::rows_per_block;
-    // Kokkos 3.4 takes the label as a std::string: built once, not per call
-    // (a successful eval allocates nothing).
-    static const std::string label = "kops::kokkos::eval";
-    Kokkos::parallel_for(label,
-                         Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, blocks),
-                         K{ptrs, out, rows, cols});
-    Kokkos::DefaultHostExecutionSpace().fence();
-  }
+  (void)detail::eval_impl<kops::detail::policy_of_t<Policy...>, Red, Out, T>(detail::host_exec{}, M, N, out, args...);
 }
 
 } // namespace kops::kokkos

@@ -29,7 +29,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include <kops/backends/kokkos/eval.hpp>
+#include <kops/backends/kokkos/block_kernel.hpp>
+#include <kops/backends/kokkos/host_space.hpp>
 
 namespace kops::kokkos::detail {
 
@@ -50,8 +51,6 @@ struct partial {
   };
   static_assert(std::is_trivially_copyable_v<slot>,
                 "kops: internal error, partial accumulators must be trivially copyable (they are sent as bytes)");
-
-  using range = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>;
 
   // Slots for `rows` output rows: whole blocks of U packs.
   static constexpr std::int64_t packs(std::int64_t rows) {
@@ -77,8 +76,8 @@ struct partial {
   };
   static void accumulate(const K& kernel, slot* slots) {
     const std::int64_t blocks = packs(kernel.rows) / U;
-    Kokkos::parallel_for("kops::kokkos::partial::accumulate", range(0, blocks), accumulate_functor{kernel, slots});
-    Kokkos::DefaultHostExecutionSpace().fence();
+    host_for(false, host_loop::partial_accumulate, blocks, accumulate_functor{kernel, slots});
+    host_fence();
   }
 
   // a <- a then b: b's slice follows a's on the reduced axis. Not commutative.
@@ -105,8 +104,8 @@ struct partial {
   };
   static void finalize(const slot* slots, std::int64_t rows, Out* out) {
     const std::int64_t used = (rows + L - 1) / L;  // packs holding at least one row
-    Kokkos::parallel_for("kops::kokkos::partial::finalize", range(0, used), finalize_functor{slots, out, rows});
-    Kokkos::DefaultHostExecutionSpace().fence();
+    host_for(false, host_loop::partial_finalize, used, finalize_functor{slots, out, rows});
+    host_fence();
   }
 };
 

@@ -69,7 +69,9 @@ struct host_solve_ops {
 /// Kokkos::DefaultHostExecutionSpace); the O(N D) vector updates of CG run
 /// serially in the calling thread, with dot products accumulated in double.
 /// Non-convergence is reported in the result, not thrown; bad input throws
-/// kops::error. The algorithm: kops/solve/cg.hpp.
+/// kops::error (without exceptions: calls the kops::set_error_handler handler
+/// and returns a default solve_result, converged false, `a` untouched).
+/// The algorithm: kops/solve/cg.hpp.
 ///
 /// Returns after the solve; `a` holds the last iterate.
 template <precision P = precision::accurate, ReductionType Red, class V, class T, class... Rest>
@@ -86,12 +88,16 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
             constexpr const char* where = "kops::kokkos::solve";
             const T* ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
-            const auto plan = kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, std::get<0>(o));
+            kops::detail::solve_plan plan;
+            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, std::get<0>(o), plan))
+              return solve_result{};
             if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
             // Checked here too (eval checks it), before the solution array is first written.
-            if (!Kokkos::is_initialized())
-              throw error("kops::kokkos::solve: Kokkos is not initialized (create a Kokkos::ScopeGuard "
-                          "or call Kokkos::initialize first)");
+            if (!Kokkos::is_initialized()) {
+              kops::detail::fail("kops::kokkos::solve: Kokkos is not initialized (create a Kokkos::ScopeGuard "
+                                 "or call Kokkos::initialize first)");
+              return solve_result{};
+            }
             const T* b = ptrs[V::index];
             std::vector<T> work(3 * std::size_t(plan.n));
             T* const r = work.data();

@@ -1,0 +1,189 @@
+// The block kernel of the CPU backend (kops::kokkos): the accumulators of one
+// block of output rows over a range of the reduced axis. eval.hpp runs it over
+// every block (and, when rows are few, over slices of the reduced axis as well);
+// partial.hpp keeps its accumulators between slices.
+//
+// Output rows are processed in blocks of U packs of L rows (one SIMD lane per
+// row: L = 16 floats or 8 doubles, 64 bytes). Within a block the row variables
+// are transposed once into a struct-of-arrays tile (component k of lane l at
+// [k * L + l]); then, for every index of the reduced axis, the formula is
+// evaluated on whole packs (reduced-axis variables and parameters broadcast)
+// and folded into the reduction's per-lane accumulators, which stay in
+// registers. A partial last block repeats its last valid row in the unused
+// lanes and writes only the valid ones.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include <kops/backends/kokkos/pack.hpp>
+#include <kops/core/factorize.hpp>
+#include <kops/ops/exp2.hpp>
+#include <kops/core/policy.hpp>
+#include <kops/core/precision.hpp>
+#include <kops/detail/arguments.hpp>
+#include <kops/reductions/detail/scheme_sum.hpp>
+#include <kops/reductions/reduction.hpp>
+
+#ifndef KOPS_CPU_UNROLL
+#define KOPS_CPU_UNROLL 2
+#endif
+
+namespace kops::kokkos {
+
+namespace detail {
+
+// Evaluation context of one block: see the file comment for the layout.
+template <class P, category RowCat, class Signature, class Math>
+struct block_context {
+  using value_type = P;
+  using scalar_type = typename P::scalar;
+  using math = Math;
+  static constexpr int L = P::lanes;
+
+  const scalar_type* tile;            // row variables, struct of arrays
+  const scalar_type* const* args;     // every argument, as passed
+  std::int64_t r;                     // current index on the reduced axis
+
+  template <category C, int I, int D>
+  KOPS_INLINE vec<P, D> load() const {
+    vec<P, D> out;
+    if constexpr (C == RowCat) {
+      constexpr int off = kops::detail::row_offset<Signature, RowCat, I>();
+      for (int k = 0; k < D; ++k) out[k] = P::load(tile + (off + k) * L);
+    } else if constexpr (C == category::param) {
+      for (int k = 0; k < D; ++k) out[k] = P(args[I][k]);
+    } else {
+      const scalar_type* p = args[I] + r * D;
+      for (int k = 0; k < D; ++k) out[k] = P(p[k]);
+    }
+    return out;
+  }
+};
+
+// Pol: the call's policies (core/policy.hpp).
+template <class Red, class T, class Out, class Pol>
+struct block_kernel {
+  static constexpr precision Pr = Pol::prec;
+  // The fast policy evaluates exp(a) as exp2(a log2 e), log2 e folded into a's
+  // invariant factors; repeated sub-formulas are evaluated once.
+  using F = policy_formula_t<Red, Pr>;
+  // sum_op under a summation scheme / accumulator type: reductions/detail/scheme_sum.hpp.
+  // Block sums are flushed by the loop below (no per-term counter).
+  using Op = kops::detail::accumulation_op_t<typename Red::op, Pol::scheme, Pol::acc, true>;
+  using Sig = typename Red::signature;
+  // A pack is one SIMD register; a block holds U packs whose evaluations are
+  // independent, so their dependency chains (the exp polynomial, say)
+  // interleave and fill the pipelines.
+  static constexpr int L = simd::native_bytes / int(sizeof(T));
+  static constexpr int U = KOPS_CPU_UNROLL;
+  static constexpr int rows_per_block = U * L;
+  using P = simd::pack<T, L>;
+  using M = std::conditional_t<Pr == precision::fast, simd::pack_math_fast, simd::pack_math>;
+  static constexpr category row_cat = Red::row_cat;
+  static constexpr int tile_dims = kops::detail::row_dims<Sig, row_cat>();
+  static constexpr int tile_size = (tile_dims > 0 ? tile_dims : 1) * L;
+
+  using Acc = decltype(Op::template init<M, P, F::dim>(0));
+
+  const T* const* args;
+  Out* out;
+  std::int64_t rows, cols;
+  // Index of the first term of the reduced axis: 0 for eval; j0 when the
+  // arguments hold the slice [j0, j0 + cols) of a longer axis (kops/mpi.hpp),
+  // so that arg reductions report indices on the whole axis.
+  std::int64_t index0 = 0;
+
+  // The accumulators of rows block * rows_per_block + u * L + [0, L) after the
+  // terms [r_begin, r_end) of the reduced axis (not finalized); valid[u] of
+  // those rows exist. The whole axis: r_begin = 0, r_end = cols.
+  KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U], const std::int64_t r_begin,
+                              const std::int64_t r_end) const {
+    alignas(64) T tile[U][tile_size];
+    block_context<P, row_cat, Sig, M> ctx[U];
+    for (int u = 0; u < U; ++u) {
+      const std::int64_t row0 = block * rows_per_block + u * L;
+      // A sub-block past the end repeats the last row: it computes, writes nothing.
+      valid[u] = int(std::clamp<std::int64_t>(rows - row0, 0, L));
+      const std::int64_t first = valid[u] > 0 ? row0 : rows - 1;
+      kops::detail::fill_tile<Sig, row_cat, L>(tile[u], args, first, valid[u] > 0 ? valid[u] : 1);
+      ctx[u] = {tile[u], args, 0};
+    }
+    for (int u = 0; u < U; ++u) acc[u] = Op::template init<M, P, F::dim>(r_end > r_begin ? index0 + r_begin : -1);
+    // Pack u evaluates term r + shift[u] at step r (shift 0: every pack on the same term).
+    std::int64_t shift[U] = {};
+    auto terms = [&](std::int64_t r0, std::int64_t r1) {
+      for (std::int64_t r = r0; r < r1; ++r) {
+        for (int u = 0; u < U; ++u) {
+          const std::int64_t ru = r + shift[u];
+          ctx[u].r = ru;
+          Op::template accumulate<M>(acc[u], F::eval(ctx[u]), M::template index<P>(index0 + ru));
+        }
+      }
+    };
+    auto run = [&](std::int64_t r0, std::int64_t r1) {
+      if constexpr (kops::detail::caller_flushes_v<Op>) {
+        for (std::int64_t c = r0; c < r1; c += Op::flush_every) {
+          terms(c, std::min(r1, c + Op::flush_every));
+          for (int u = 0; u < U; ++u) Op::template flush<M>(acc[u]);
+        }
+      } else {
+        terms(r0, r1);
+      }
+    };
+    if constexpr (U == 2) {
+      // Rows that fill one pack only (M = 16 floats, say, or a last block of
+      // <= L rows): the second pack would compute a copy of the first pack's
+      // rows. It takes the second half of the terms instead, and the halves
+      // are combined in axis order (the reduction's own combine).
+      const std::int64_t n = r_end - r_begin;
+      if (valid[1] == 0 && n >= 2) {
+        const std::int64_t half = n / 2, mid = r_end - half;  // pack 0: [r_begin, mid), pack 1: [mid, r_end)
+        ctx[1].tile = tile[0];
+        acc[1] = Op::template init<M, P, F::dim>(index0 + mid);
+        shift[1] = mid - r_begin;
+        run(r_begin, r_begin + half);
+        if (mid - r_begin > half) {
+          // Pack 0's last term (n odd): both packs step on it, pack 1's result is dropped.
+          const Acc second = acc[1];
+          shift[1] = 0;
+          run(mid - 1, mid);
+          acc[1] = second;
+        }
+        Op::template combine<M>(acc[0], acc[1]);
+        return;
+      }
+    }
+    run(r_begin, r_end);
+  }
+  KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U]) const {
+    accumulate(block, acc, valid, 0, cols);
+  }
+
+  void operator()(const std::int64_t block) const {
+    Acc acc[U];
+    int valid[U];
+    accumulate(block, acc, valid);
+    for (int u = 0; u < U; ++u) {
+      const std::int64_t row0 = block * rows_per_block + u * L;
+      for (int l = 0; l < valid[u]; ++l) Op::template finalize<M>(acc[u], l, out + (row0 + l) * Red::dim);
+    }
+  }
+};
+
+} // namespace detail
+} // namespace kops::kokkos
+
+namespace kops::detail {
+// dtype_acc::float64 on float packs: each lane widened to double (a pack of
+// twice the bytes, which the compiler splits into native registers).
+template <int L>
+struct acc_value<simd::pack<float, L>, dtype_acc::float64> {
+  using type = simd::pack<double, L>;
+  KOPS_INLINE static type from(const simd::pack<float, L>& v) {
+    return __builtin_convertvector(v.v, typename type::vt);
+  }
+};
+} // namespace kops::detail
+

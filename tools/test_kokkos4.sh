@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# kops against a multi-threaded Kokkos 4: Kokkos 4.6.01 with OpenMP, built once
+# from the vendored source (tools/kokkos4.sh, cached under build-kokkos4/), then
+# the unit tests, the examples and the consumer tests (install + find_package,
+# add_subdirectory) configured against it in build-kokkos4/kops and run on two
+# OpenMP threads. The Debian Kokkos 3.4 (Serial) configuration is tools/test.sh's.
+# Exit code = ctest's.
+#
+#   KOPS_KOKKOS4_THREADS  threads per test process (default 2)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+bash tools/setup.sh
+
+jobs="$(nproc 2>/dev/null || echo 2)"
+threads="${KOPS_KOKKOS4_THREADS:-2}"
+prefix="$(bash tools/kokkos4.sh | tail -n 1)"
+BUILD_DIR="${KOPS_KOKKOS4_BUILD_DIR:-build-kokkos4/kops}"
+
+echo "[kokkos4] configure $BUILD_DIR against $prefix"
+# CUDA off: the GPU builds do not depend on the host Kokkos (tools/test.sh has them).
+# Left out of kops_unit_tests (CI time; KOPS_KOKKOS4_ALL=1 keeps them): the op
+# groups' value/gradient tables and the generated differential formulas, which
+# exercise the formulas, not the backend's threading (tools/sanitize.sh leaves
+# out the same files).
+EXCLUDE="/(math_ops|math_ops_grad|vector_ops|vector_ops_grad|complex_ops|kernels|calculus|differential_test_[0-9]+)_?(test)?\.cpp$"
+if [ "${KOPS_KOKKOS4_ALL:-0}" = 1 ]; then EXCLUDE=""; fi
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
+  -DKOPS_BUILD_TESTS=ON -DKOPS_BUILD_EXAMPLES=ON -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EMULATED_GPU_TESTS=OFF \
+  -DKOPS_TEST_DOC_SNIPPETS=OFF -DKOPS_TEST_CONFORMANCE=OFF "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE"
+echo "[kokkos4] build kops_unit_tests and the examples (-j$jobs)"
+cmake --build "$BUILD_DIR" -j "$jobs"
+
+# OMP_PROC_BIND/OMP_PLACES: what Kokkos asks for (it warns without them).
+export OMP_NUM_THREADS="$threads" OMP_PROC_BIND=spread OMP_PLACES=threads
+echo "[kokkos4] ctest -L 'unit|example|consumer' with OMP_NUM_THREADS=$threads"
+set +e
+# -LE: the doc snippets, the conformance corpus (pykeops) and the compile-fail
+# cases do not depend on the host backend's threads; tools/test.sh runs them.
+ctest --test-dir "$BUILD_DIR" -L 'unit|example|consumer' -LE 'docs|conformance|gpu' --output-on-failure -j "$jobs"
+rc=$?
+set -e
+# The threads test must have run on $threads threads, or it proved nothing.
+seen="$("$BUILD_DIR/tests/kops_unit_tests" "[threads]" --success 2>&1 | grep -m1 -o "threads = [0-9]*" || true)"
+echo "[kokkos4] the threads test ran with: ${seen:-?}"
+if [ "$seen" != "threads = $threads" ]; then
+  echo "[kokkos4] error: expected threads = $threads" >&2
+  if [ "$rc" -eq 0 ]; then rc=1; fi
+fi
+exit "$rc"
