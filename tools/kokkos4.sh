@@ -11,6 +11,8 @@
 #   KOPS_KOKKOS4_FLAGS    extra CMAKE_CXX_FLAGS for Kokkos itself (e.g. a sanitizer)
 #   KOPS_KOKKOS4_BACKEND  openmp (default) or threads (Kokkos' std::thread backend)
 #
+# Exit code 3: the source is not found (nothing built).
+#
 # Kokkos is built as C++20 (kops's standard), shared libraries, Release, with
 # only what kops uses (core; containers, algorithms and simd come with it).
 set -euo pipefail
@@ -44,7 +46,7 @@ fi
 if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
   echo "[kokkos4] error: the Kokkos 4.6.01 source is not found (looked for ../shared/vendor/kokkos-4.6.01.tar.gz" \
        "beside the checkout and /work/shared/vendor/); set KOPS_KOKKOS4_TARBALL" >&2
-  exit 1
+  exit 3
 fi
 
 jobs="$(nproc 2>/dev/null || echo 2)"

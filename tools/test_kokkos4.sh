@@ -7,6 +7,7 @@
 # Exit code = ctest's.
 #
 #   KOPS_KOKKOS4_THREADS  threads per test process (default 2)
+#   KOPS_REQUIRE_KOKKOS4  1: fail (not skip) when the Kokkos 4.6.01 source is missing
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -14,7 +15,17 @@ bash tools/setup.sh
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 threads="${KOPS_KOKKOS4_THREADS:-2}"
-prefix="$(bash tools/kokkos4.sh | tail -n 1)"
+# Without the vendored source (a machine outside this project's workplace) the
+# run is skipped with a warning, unless KOPS_REQUIRE_KOKKOS4=1 (.ci/run sets it).
+set +e
+prefix="$(bash tools/kokkos4.sh)"  # its only stdout line: the install prefix
+krc=$?
+set -e
+if [ "$krc" -eq 3 ] && [ "${KOPS_REQUIRE_KOKKOS4:-0}" != 1 ]; then
+  echo "[kokkos4] WARNING: no Kokkos 4.6.01 source: the Kokkos 4 OpenMP configuration is NOT tested here" >&2
+  exit 0
+fi
+if [ "$krc" -ne 0 ]; then exit "$krc"; fi
 BUILD_DIR="${KOPS_KOKKOS4_BUILD_DIR:-build-kokkos4/kops}"
 
 echo "[kokkos4] configure $BUILD_DIR against $prefix"
@@ -27,7 +38,7 @@ EXCLUDE="/(math_ops|math_ops_grad|vector_ops|vector_ops_grad|complex_ops|kernels
 if [ "${KOPS_KOKKOS4_ALL:-0}" = 1 ]; then EXCLUDE=""; fi
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
   -DKOPS_BUILD_TESTS=ON -DKOPS_BUILD_EXAMPLES=ON -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EMULATED_GPU_TESTS=OFF \
-  -DKOPS_TEST_DOC_SNIPPETS=OFF -DKOPS_TEST_CONFORMANCE=OFF "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE"
+  -DKOPS_TEST_DOC_SNIPPETS=OFF -DKOPS_TEST_CONFORMANCE=OFF -DKOPS_TEST_STATIC=OFF "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE"
 echo "[kokkos4] build kops_unit_tests and the examples (-j$jobs)"
 cmake --build "$BUILD_DIR" -j "$jobs"
 
@@ -35,8 +46,9 @@ cmake --build "$BUILD_DIR" -j "$jobs"
 export OMP_NUM_THREADS="$threads" OMP_PROC_BIND=spread OMP_PLACES=threads
 echo "[kokkos4] ctest -L 'unit|example|consumer' with OMP_NUM_THREADS=$threads"
 set +e
-# -LE: the doc snippets, the conformance corpus (pykeops) and the compile-fail
-# cases do not depend on the host backend's threads; tools/test.sh runs them.
+# Left out here (tools/test.sh runs them): the doc snippets, the conformance
+# corpus (pykeops), the static and compile-fail tests, the emulated GPU tests:
+# none depends on the host backend's threads.
 ctest --test-dir "$BUILD_DIR" -L 'unit|example|consumer' -LE 'docs|conformance|gpu' --output-on-failure -j "$jobs"
 rc=$?
 set -e

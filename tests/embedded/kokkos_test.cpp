@@ -180,6 +180,20 @@ void uninitialized_cases() {
            "kops::kokkos::eval: Kokkos is not initialized (create a Kokkos::ScopeGuard or call Kokkos::initialize "
            "first)",
            [&] { kops::kokkos::eval(conv, d.M, d.N, d.out.data(), d.px.data(), d.py.data(), d.pb.data(), d.pg.data()); });
+  // A two-pass reduction (a log-sum-exp's gradient): its first pass fails, and
+  // the second must not run (nor report a second time).
+  {
+    constexpr auto lse_grad = kops::grad(kops::logsumexp_reduction(-g * kops::sqdist(x, y), kops::axis_j), x,
+                                         kops::vi<4, 1>);
+    std::vector<float> pe(std::size_t(d.M), 1.0f);
+    bad_eval(d, "Kokkos not initialized, two passes",
+             "kops::kokkos::eval: Kokkos is not initialized (create a Kokkos::ScopeGuard or call Kokkos::initialize "
+             "first)",
+             [&] {
+               kops::kokkos::eval(lse_grad, d.M, d.N, d.out.data(), d.px.data(), d.py.data(), d.pb.data(), d.pg.data(),
+                                  pe.data());
+             });
+  }
   std::vector<float> px(3 * 4, 0.5f), pb(4, 1.0f), a(4, sentinel);
   expect_failure("solve: Kokkos not initialized",
                  "kops::kokkos::solve: Kokkos is not initialized (create a Kokkos::ScopeGuard or call "
