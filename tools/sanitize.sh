@@ -32,7 +32,7 @@ if [ -z "$only" ] || [ "$only" = asan ]; then
 
   echo "[sanitize] configure $BUILD_DIR ($SAN_FLAGS)"
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug \
-    -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON \
+    -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON -DKOPS_TEST_NATIVE=OFF \
     "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE" "-DCMAKE_CXX_FLAGS=$SAN_FLAGS"
   # The embedded profile's tests in their no-exception builds only (the
   # exception builds of the same cases run in tools/test.sh; CI time).
@@ -60,7 +60,7 @@ if [ -z "$only" ] || [ "$only" = tsan ]; then
   TSAN_FLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer"
   echo "[sanitize] configure $TSAN_DIR ($TSAN_FLAGS)"
   cmake -S . -B "$TSAN_DIR" -DCMAKE_BUILD_TYPE=Debug \
-    -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON \
+    -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON -DKOPS_TEST_NATIVE=OFF \
     "-DCMAKE_CXX_FLAGS=$TSAN_FLAGS"
   echo "[sanitize] build kops_cuda_emulated_tests (-j$jobs)"
   cmake --build "$TSAN_DIR" -j "$jobs" --target kops_cuda_emulated_tests

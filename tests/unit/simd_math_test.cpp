@@ -526,3 +526,74 @@ TEST_CASE("simd_math exp2_fast / exp_fast", "[simd_math]") {
     CHECK(same(sg8[i], sw[i]));
   }
 }
+
+namespace {
+
+// e^(x b) for a pack x and a scalar b (the accurate policy's exp of a scaled
+// argument, one b per call): with AVX-512 the product x b is not rounded, so the
+// result is within 1 ulp of the exact e^(x b) (measured 0.76 float, 0.91 double);
+// other packs evaluate vexp(x * b) and must match it bit for bit.
+template <class VT>
+void check_exp_scaled(const char* name) {
+  using E = std::remove_cvref_t<decltype(VT{}[0])>;
+  constexpr int L = int(sizeof(VT) / sizeof(E));
+  constexpr bool wide_path = KOPS_SIMD_AVX512 && sizeof(VT) == 64;
+  const bool f = sizeof(E) == 4;
+  std::mt19937_64 g(17);
+  std::uniform_real_distribution<double> ub(-12.0, 12.0), ux(-1.0, 1.0);
+  long double worst = 0, worst_normal = 0;
+  E wx = 0, wb = 0;
+  for (int t = 0; t < 3000; ++t) {
+    // b over the scales users pass (-g, -1/(2 s^2), ...), x spanning the whole
+    // range of results, subnormal ones included.
+    const E b = E((ub(g) < 0 ? -1 : 1) * std::ldexp(1.0 + std::fabs(ux(g)), int(ub(g))));
+    const long double lim = f ? 104.0L : 745.0L;
+    VT x, bb, y;
+    for (int l = 0; l < L; ++l) {
+      x[l] = E(ux(g) * double(lim / std::fabs((long double)b)));
+      bb[l] = b;
+    }
+    y = vexp_scaled(x, bb);
+    for (int l = 0; l < L; ++l) {
+      if (wide_path) {
+        const long double exact = std::exp((long double)x[l] * (long double)b);
+        const long double u = ulp_error<E>(y[l], exact);
+        if (!(u <= worst)) { worst = u; wx = x[l]; wb = b; }
+        if (exact >= (long double)std::numeric_limits<E>::min()) worst_normal = std::max(worst_normal, u);
+      } else {
+        VT xb = x * bb, want;
+        want = vexp(xb);
+        CHECK(ulp_distance<E>(y[l], want[l]) == 0);
+      }
+    }
+  }
+  if (wide_path) {
+    INFO(name << ": max ulp vs the exact e^(x b) " << (double)worst << " at x = " << wx << ", b = " << wb
+              << "; normal results " << (double)worst_normal);
+#ifdef KOPS_SIMD_TEST_VERBOSE
+    WARN(name << ": max ulp " << (double)worst << ", normal results " << (double)worst_normal);
+#endif
+    CHECK(worst <= 1.0L);
+  }
+  // Special values, as e^(x * b) in IEEE arithmetic: 0 * inf is NaN.
+  const E inf = std::numeric_limits<E>::infinity(), nan = std::numeric_limits<E>::quiet_NaN();
+  const E xs[] = {0, -E(0), inf, -inf, nan, 1, 1, 0, 1e30f, -1e30f, 2, 3};
+  const E bs[] = {-5, 3, -1, -1, 2, inf, -inf, inf, -1, -1, nan, 0};
+  const E want[] = {1, 1, 0, inf, nan, inf, 0, nan, 0, inf, nan, 1};
+  for (std::size_t i = 0; i < std::size(xs); ++i) {
+    VT x, b;
+    for (int l = 0; l < L; ++l) { x[l] = xs[i]; b[l] = bs[i]; }
+    const VT y = vexp_scaled(x, b);
+    INFO(name << ": exp(" << xs[i] << " * " << bs[i] << ") = " << y[0] << ", want " << want[i]);
+    for (int l = 0; l < L; ++l) CHECK((std::isnan(want[i]) ? std::isnan(y[l]) : y[l] == want[i]));
+  }
+}
+
+}  // namespace
+
+TEST_CASE("simd_math exp of a scaled argument (vexp_scaled)", "[simd_math]") {
+  check_exp_scaled<f16>("vexp_scaled<f16>");
+  check_exp_scaled<d8>("vexp_scaled<d8>");
+  check_exp_scaled<f8>("vexp_scaled<f8>");
+  check_exp_scaled<d16>("vexp_scaled<d16>");
+}

@@ -18,6 +18,7 @@
 #include <type_traits>
 
 #include <kops/backends/kokkos/pack.hpp>
+#include <kops/backends/kokkos/scaled_exp.hpp>
 #include <kops/core/factorize.hpp>
 #include <kops/ops/exp2.hpp>
 #include <kops/core/policy.hpp>
@@ -67,8 +68,9 @@ template <class Red, class T, class Out, class Pol>
 struct block_kernel {
   static constexpr precision Pr = Pol::prec;
   // The fast policy evaluates exp(a) as exp2(a log2 e), log2 e folded into a's
-  // invariant factors; repeated sub-formulas are evaluated once.
-  using F = policy_formula_t<Red, Pr>;
+  // invariant factors; the accurate one exp(a b), b invariant, as exp_scaled(a, b)
+  // (scaled_exp.hpp); repeated sub-formulas are evaluated once.
+  using F = cpu_formula_t<Red, Pr>;
   // sum_op under a summation scheme / accumulator type: reductions/detail/scheme_sum.hpp.
   // Block sums are flushed by the loop below (no per-term counter).
   using Op = kops::detail::accumulation_op_t<typename Red::op, Pol::scheme, Pol::acc, true>;
