@@ -10,8 +10,18 @@
 #   build-tsan/      ThreadSanitizer: the GPU tests on the emulated GPU, where
 #                    each CUDA thread of a block is a fiber TSan knows of and
 #                    __syncthreads its only synchronisation: racecheck's analogue
+#   build-tsan-threads/  ThreadSanitizer: the CPU backend on two threads
+#                    (tests/unit/kokkos_threads_test.cpp) against Kokkos 4.6.01
+#                    built with its Threads backend and TSan (build-kokkos4-tsan/,
+#                    tools/kokkos4.sh). Not OpenMP: GCC's libgomp is not
+#                    instrumented, so TSan misses the barriers that end its
+#                    parallel regions and reports races that are not there (a
+#                    try on 2026-11-24: 142 reports, every one in Kokkos' own
+#                    OpenMP start-up or between two parallel regions).
 #
-# KOPS_SANITIZE_ONLY=asan|tsan runs one of the two.
+# KOPS_SANITIZE_ONLY=asan|tsan|tsan-threads runs one of the three. The emulated
+# GPU tests' and the unit tests' formula-heavy files are left out of the
+# sanitizer builds (tools/test.sh runs them); KOPS_SANITIZE_ALL=1 builds all.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -20,6 +30,11 @@ bash tools/setup.sh
 jobs="$(nproc 2>/dev/null || echo 2)"
 only="${KOPS_SANITIZE_ONLY:-}"
 rc=0
+# The emulated GPU tests' formula-heavy files, left out of both sanitizer builds
+# (tools/test.sh runs them unsanitized): they vary formulas, not memory or thread
+# handling. KOPS_SANITIZE_ALL=1 builds everything.
+EMU_EXCLUDE="/(math_ops|vector_ops|complex_ops|differential)_test\.cu$"
+if [ "${KOPS_SANITIZE_ALL:-0}" = 1 ]; then EMU_EXCLUDE=""; fi
 
 if [ -z "$only" ] || [ "$only" = asan ]; then
   BUILD_DIR="${KOPS_SANITIZE_BUILD_DIR:-build-sanitize}"
@@ -33,7 +48,7 @@ if [ -z "$only" ] || [ "$only" = asan ]; then
   echo "[sanitize] configure $BUILD_DIR ($SAN_FLAGS)"
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug \
     -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON -DKOPS_TEST_NATIVE=OFF \
-    "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE" "-DCMAKE_CXX_FLAGS=$SAN_FLAGS"
+    "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE" "-DKOPS_EMULATED_TEST_EXCLUDE=$EMU_EXCLUDE" "-DCMAKE_CXX_FLAGS=$SAN_FLAGS"
   # The embedded profile's tests in their no-exception builds only (the
   # exception builds of the same cases run in tools/test.sh; CI time).
   EMBEDDED="kops_embedded_kokkos kops_embedded_cuda_emulated"
@@ -61,7 +76,7 @@ if [ -z "$only" ] || [ "$only" = tsan ]; then
   echo "[sanitize] configure $TSAN_DIR ($TSAN_FLAGS)"
   cmake -S . -B "$TSAN_DIR" -DCMAKE_BUILD_TYPE=Debug \
     -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON -DKOPS_TEST_NATIVE=OFF \
-    "-DCMAKE_CXX_FLAGS=$TSAN_FLAGS"
+    "-DKOPS_EMULATED_TEST_EXCLUDE=$EMU_EXCLUDE" "-DCMAKE_CXX_FLAGS=$TSAN_FLAGS"
   echo "[sanitize] build kops_cuda_emulated_tests (-j$jobs)"
   cmake --build "$TSAN_DIR" -j "$jobs" --target kops_cuda_emulated_tests
   echo "[sanitize] ctest -L gpu_emulated (TSan)"
@@ -71,5 +86,44 @@ if [ -z "$only" ] || [ "$only" = tsan ]; then
   r=$?
   set -e
   if [ "$rc" -eq 0 ]; then rc=$r; fi
+fi
+
+if [ -z "$only" ] || [ "$only" = tsan-threads ]; then
+  KDIR="${KOPS_TSAN_KOKKOS_DIR:-build-kokkos4-tsan}"
+  TT_DIR="${KOPS_TSAN_THREADS_BUILD_DIR:-build-tsan-threads}"
+  TT_FLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer"
+  set +e
+  kprefix="$(KOPS_KOKKOS4_DIR="$KDIR" KOPS_KOKKOS4_BACKEND=threads KOPS_KOKKOS4_FLAGS="$TT_FLAGS" bash tools/kokkos4.sh)"
+  krc=$?
+  set -e
+  if [ "$krc" -eq 3 ] && [ "${KOPS_REQUIRE_KOKKOS4:-0}" != 1 ]; then
+    echo "[sanitize] WARNING: no Kokkos 4.6.01 source: the threaded CPU backend is NOT run under TSan" >&2
+  elif [ "$krc" -ne 0 ]; then
+    if [ "$rc" -eq 0 ]; then rc=$krc; fi
+  else
+    echo "[sanitize] configure $TT_DIR against $kprefix ($TT_FLAGS)"
+    cmake -S . -B "$TT_DIR" -DCMAKE_BUILD_TYPE=Debug -DKokkos_ROOT="$kprefix" \
+      -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON \
+      -DKOPS_BUILD_EMULATED_GPU_TESTS=OFF -DKOPS_TEST_NATIVE=OFF -DKOPS_TEST_STATIC=OFF \
+      -DKOPS_TEST_DOC_SNIPPETS=OFF -DKOPS_TEST_CONFORMANCE=OFF \
+      "-DKOPS_UNIT_TEST_ONLY=/kokkos_threads_test\.cpp$" "-DCMAKE_CXX_FLAGS=$TT_FLAGS"
+    echo "[sanitize] build kops_unit_tests (the threads test alone, -j$jobs)"
+    cmake --build "$TT_DIR" -j "$jobs" --target kops_unit_tests
+    echo "[sanitize] kops_unit_tests [threads] --kokkos-num-threads=2 (TSan, Kokkos Threads backend)"
+    export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
+    set +e
+    "$TT_DIR/tests/kops_unit_tests" "[threads]" --kokkos-num-threads=2 --success >"$TT_DIR/threads.log" 2>&1
+    r=$?
+    set -e
+    tail -n 3 "$TT_DIR/threads.log"
+    seen="$(grep -m1 -o "threads = [0-9]*" "$TT_DIR/threads.log" || true)"
+    echo "[sanitize] the threads test ran with: ${seen:-?}"
+    if [ "$r" -ne 0 ]; then grep -m1 -A30 "ThreadSanitizer\|FAILED" "$TT_DIR/threads.log" || true; fi
+    if [ "$r" -eq 0 ] && [ "$seen" != "threads = 2" ]; then
+      echo "[sanitize] error: expected threads = 2" >&2
+      r=1
+    fi
+    if [ "$rc" -eq 0 ]; then rc=$r; fi
+  fi
 fi
 exit "$rc"
