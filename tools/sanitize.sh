@@ -29,6 +29,10 @@ bash tools/setup.sh
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 only="${KOPS_SANITIZE_ONLY:-}"
+case "$only" in
+  "" | asan | tsan | tsan-threads) ;;
+  *) echo "[sanitize] error: KOPS_SANITIZE_ONLY must be asan, tsan or tsan-threads (or unset)" >&2; exit 1 ;;
+esac
 rc=0
 # The emulated GPU tests' formula-heavy files, left out of both sanitizer builds
 # (tools/test.sh runs them unsanitized): they vary formulas, not memory or thread
@@ -89,7 +93,7 @@ if [ -z "$only" ] || [ "$only" = tsan ]; then
 fi
 
 if [ -z "$only" ] || [ "$only" = tsan-threads ]; then
-  KDIR="${KOPS_TSAN_KOKKOS_DIR:-build-kokkos4-tsan}"
+  KDIR="${KOPS_TSAN_KOKKOS_DIR:-$PWD/build-kokkos4-tsan}"
   TT_DIR="${KOPS_TSAN_THREADS_BUILD_DIR:-build-tsan-threads}"
   TT_FLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer"
   set +e

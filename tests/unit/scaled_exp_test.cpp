@@ -101,6 +101,17 @@ TEST_CASE("kokkos exp_scaled: the Gaussian sum against long double, special valu
   kops::kokkos::eval(gauss_t{}, M, N, out.data(), px.data(), py.data(), pb.data(), &ginf);
   CHECK(std::isnan(out[0]));
   CHECK(out[1] == 0);
+  // One pair whose term is subnormal, e^(-95.6) ~ 3e-42, e^(-95.1) ~ 5e-42 (a relative check on
+  // sums would not see it): within 1.5 steps of the subnormal grid (2^-149).
+  for (const float gs : {1.7f, 1.69f}) {
+    float x1[3] = {0, 0, 0}, y1[3] = {7.5f, 0, 0}, b1[1] = {1}, o1[1] = {-1};
+    float gv = gs;
+    kops::kokkos::eval(gauss_t{}, 1, 1, o1, x1, y1, b1, &gv);
+    const long double want = std::exp(-(long double)gs * 56.25L);
+    INFO("g = " << gs << ": " << o1[0] << " vs " << (double)want);
+    CHECK(std::fabs((long double)o1[0] - want) <= 1.5L * std::ldexp(1.0L, -149));
+    CHECK(o1[0] > 0);
+  }
   // A NaN scale makes every term NaN.
   kops::kokkos::eval(gauss_t{}, M, N, out.data(), px.data(), py.data(), pb.data(), &nan);
   CHECK(std::isnan(out[1]));

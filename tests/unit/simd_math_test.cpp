@@ -531,8 +531,9 @@ namespace {
 
 // e^(x b) for a pack x and a scalar b (the accurate policy's exp of a scaled
 // argument, one b per call): with AVX-512 the product x b is not rounded, so the
-// result is within 1 ulp of the exact e^(x b) (measured 0.76 float, 0.91 double);
-// other packs evaluate vexp(x * b) and must match it bit for bit.
+// result is within 1 ulp of the exact e^(x b) (measured 0.75 float, 0.99 double);
+// other packs evaluate vexp(x * b), whose error grows with |x b| (the rounding of
+// the product): within 1.5 + |x b| ulp of the exact value.
 template <class VT>
 void check_exp_scaled(const char* name) {
   using E = std::remove_cvref_t<decltype(VT{}[0])>;
@@ -541,7 +542,7 @@ void check_exp_scaled(const char* name) {
   const bool f = sizeof(E) == 4;
   std::mt19937_64 g(17);
   std::uniform_real_distribution<double> ub(-12.0, 12.0), ux(-1.0, 1.0);
-  long double worst = 0, worst_normal = 0;
+  long double worst = 0, worst_normal = 0, worst_excess = -1;
   E wx = 0, wb = 0;
   for (int t = 0; t < 3000; ++t) {
     // b over the scales users pass (-g, -1/(2 s^2), ...), x spanning the whole
@@ -555,31 +556,38 @@ void check_exp_scaled(const char* name) {
     }
     y = vexp_scaled(x, bb);
     for (int l = 0; l < L; ++l) {
-      if (wide_path) {
-        const long double exact = std::exp((long double)x[l] * (long double)b);
-        const long double u = ulp_error<E>(y[l], exact);
-        if (!(u <= worst)) { worst = u; wx = x[l]; wb = b; }
-        if (exact >= (long double)std::numeric_limits<E>::min()) worst_normal = std::max(worst_normal, u);
-      } else {
-        VT xb = x * bb, want;
-        want = vexp(xb);
-        CHECK(ulp_distance<E>(y[l], want[l]) == 0);
-      }
+      const long double xb = (long double)x[l] * (long double)b;
+      const long double u = ulp_error<E>(y[l], std::exp(xb));
+      if (!(u <= worst)) { worst = u; wx = x[l]; wb = b; }
+      if (std::exp(xb) >= (long double)std::numeric_limits<E>::min()) worst_normal = std::max(worst_normal, u);
+      worst_excess = std::max(worst_excess, u - (1.5L + std::fabs(xb)));
     }
   }
-  if (wide_path) {
-    INFO(name << ": max ulp vs the exact e^(x b) " << (double)worst << " at x = " << wx << ", b = " << wb
-              << "; normal results " << (double)worst_normal);
+  INFO(name << ": max ulp vs the exact e^(x b) " << (double)worst << " at x = " << wx << ", b = " << wb
+            << "; normal results " << (double)worst_normal);
 #ifdef KOPS_SIMD_TEST_VERBOSE
-    WARN(name << ": max ulp " << (double)worst << ", normal results " << (double)worst_normal);
+  WARN(name << ": max ulp " << (double)worst << ", normal results " << (double)worst_normal);
 #endif
+  if (wide_path) {
     CHECK(worst <= 1.0L);
+  } else {
+    CHECK(worst_excess <= 0);
+  }
+  // A huge b (|b| log2 e overflows): the product is formed, as exp(x * b).
+  {
+    const E big = f ? E(3e38) : E(1e308);
+    VT x, b;
+    for (int l = 0; l < L; ++l) { x[l] = l % 2 ? E(3) / big : E(0); b[l] = big; }
+    const VT y = vexp_scaled(x, b);
+    INFO(name << ": exp(0 * " << big << ") = " << y[0] << ", exp(" << x[1] << " * " << big << ") = " << y[1]);
+    CHECK(y[0] == 1);
+    CHECK(ulp_error<E>(y[1], std::exp((long double)x[1] * (long double)big)) <= 1.5L + 3);  // x b = 3, rounded
   }
   // Special values, as e^(x * b) in IEEE arithmetic: 0 * inf is NaN.
   const E inf = std::numeric_limits<E>::infinity(), nan = std::numeric_limits<E>::quiet_NaN();
-  const E xs[] = {0, -E(0), inf, -inf, nan, 1, 1, 0, 1e30f, -1e30f, 2, 3};
-  const E bs[] = {-5, 3, -1, -1, 2, inf, -inf, inf, -1, -1, nan, 0};
-  const E want[] = {1, 1, 0, inf, nan, inf, 0, nan, 0, inf, nan, 1};
+  const E xs[] = {0, -E(0), inf, -inf, nan, 1, 1, 0, 1e30f, -1e30f, 2, 3, 0, 1};
+  const E bs[] = {-5, 3, -1, -1, 2, inf, -inf, inf, -1, -1, nan, 0, -inf, nan};
+  const E want[] = {1, 1, 0, inf, nan, inf, 0, nan, 0, inf, nan, 1, nan, nan};
   for (std::size_t i = 0; i < std::size(xs); ++i) {
     VT x, b;
     for (int l = 0; l < L; ++l) { x[l] = xs[i]; b[l] = bs[i]; }
