@@ -15,6 +15,27 @@
 #define KOPS_INLINE inline
 #endif
 
+// SIMD packs per row block of the CPU backend (backends/kokkos/block_kernel.hpp):
+// their evaluations are independent and interleave (docs/backends.md). Every
+// translation unit of a program, and every rank of a kops::mpi job, must agree.
+#ifndef KOPS_CPU_UNROLL
+#define KOPS_CPU_UNROLL 2
+#endif
+
+// SIMD target of the CPU backend's vector math (backends/kokkos/simd/): KOPS_SIMD_X86
+// is 1 on x86 with SSE2 (simd/x86.hpp then includes the intrinsics), KOPS_SIMD_AVX512
+// is 1 where AVX-512F is enabled as well (one-register intrinsic paths, simd/avx512.hpp).
+#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
+#define KOPS_SIMD_X86 1
+#else
+#define KOPS_SIMD_X86 0
+#endif
+#if KOPS_SIMD_X86 && defined(__AVX512F__)
+#define KOPS_SIMD_AVX512 1
+#else
+#define KOPS_SIMD_AVX512 0
+#endif
+
 // kops::cuda_emulated (CMake target; it defines KOPS_CUDA_EMULATED): .cu sources
 // built as C++ by the host compiler, the CUDA kernels run on CPU fibers
 // (include/kops/cuda_emulated/). The emulator cooperates with the sanitizers it

@@ -13,6 +13,8 @@
 #include <kops/core/precision.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/core/variables.hpp>
+#include <kops/core/with_dim.hpp>
+#include <kops/lowering/lower.hpp>
 
 #include <kops/ops/abs.hpp>
 #include <kops/ops/acos.hpp>

@@ -82,6 +82,7 @@
 
 #include <kops/kokkos.hpp>
 #include <kops/backends/kokkos/partial.hpp>
+#include <kops/detail/dispatch.hpp>
 
 /// \brief One reduction over data spread across MPI ranks (CPU, Kokkos backend):
 /// each rank reduces its slice of an axis, the partial accumulators are merged
@@ -271,55 +272,52 @@ constexpr std::size_t acc_bytes() {
   }
 }
 
-// One reduction (a pass of a chained one included), arguments already checked.
-// False after a reported MPI failure (only without exceptions; `out` is
-// written only after the last MPI call, so it is then untouched).
-template <auto... Policy, class Red, category C, class Out, class T, class... Args>
-[[nodiscard]] bool run(Red, MPI_Comm comm, split_tag<C>, slice s, std::int64_t M, std::int64_t N, Out* out,
-                       const T* const* ptrs, const Args*... args) {
-  using Pol = kops::detail::policy_of_t<Policy...>;
-  if constexpr (is_chained_v<Red>) {
-    // First's output rows are of First's row category: this rank's slice when
-    // that is the split axis, else whole; M and N say which either way.
-    using First = typename Red::first;
-    std::vector<T> buffer(std::size_t((First::row_cat == category::i ? M : N) * First::dim));
-    const T* const first_ptrs[sizeof...(Args) + 1] = {args..., nullptr};
-    if (!run<Policy...>(First{}, comm, split_tag<C>{}, s, M, N, buffer.data(), first_ptrs, args...)) return false;
-    const T* const second_ptrs[sizeof...(Args) + 1] = {args..., buffer.data()};
-    return run<Policy...>(typename Red::second{}, comm, split_tag<C>{}, s, M, N, out, second_ptrs, args...,
-                          static_cast<const T*>(buffer.data()));
-  } else if constexpr (Red::red_cat == C) {
-    using Part = kokkos::detail::partial<Red, T, Out, Pol>;
-    using slot = typename Part::slot;
-    const std::int64_t rows = Red::row_cat == category::i ? M : N;  // the same on every rank
-    const std::int64_t cols = Red::no_work ? 0 : Red::red_cat == category::i ? M : N;
-    if (rows == 0) return true;
-    std::vector<slot> slots(std::size_t(Part::packs(rows)));
-    Part::accumulate(typename Part::K{ptrs, nullptr, rows, cols, s.offset}, slots.data());
+// kops::mpi for the front end (detail/dispatch.hpp): a pass that reduces over
+// the split axis C merges every rank's partial accumulators; any other pass
+// runs on this rank's rows alone, as kops::kokkos::eval's. Temporaries (the
+// first pass of a two-pass gradient) are host arrays of this rank's rows of
+// First's row category. launch is false after a reported MPI failure (only
+// without exceptions; `out` is written only after the last MPI call, so it is
+// then untouched).
+template <category C>
+struct mpi_backend {
+  const char* where = detail::where;
+  MPI_Comm comm;
+  slice s;
 
-    bytes_type type(sizeof(slot));
-    if (!type.ok()) return false;
-    user_op op(&combine_slots<Part>, false);
-    if (!op.ok()) return false;
-    constexpr std::int64_t most = std::numeric_limits<int>::max();  // MPI counts are int
-    for (std::int64_t first = 0; first < std::int64_t(slots.size()); first += most) {
-      const int count = int(std::min<std::int64_t>(most, std::int64_t(slots.size()) - first));
-      if (!check_mpi(MPI_Allreduce(MPI_IN_PLACE, slots.data() + first, count, type.get(), op.get(), comm),
-                     "MPI_Allreduce"))
-        return false;
-    }
-    Part::finalize(slots.data(), rows, out);
-    return true;
-  } else {
-    // The rows are split and the reduced axis is whole here: a local eval
-    // (its arguments passed this rank's checks above).
-    (void)comm;
-    (void)s;
-    (void)ptrs;
-    kops::kokkos::eval<Policy...>(Red{}, M, N, out, args...);
-    return true;
+  template <class T, class F>
+  bool with_temporary(std::size_t n, F&& f) {
+    return kokkos::detail::host_temporary<T>(*this, n, f);
   }
-}
+
+  template <class Pol, class Red, class T, class Out>
+  bool launch(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
+    if constexpr (Red::red_cat == C) {
+      using Part = kokkos::detail::partial<Red, T, Out, Pol>;
+      using slot = typename Part::slot;
+      std::vector<slot> slots(std::size_t(Part::packs(e.rows)));
+      Part::accumulate(typename Part::K{ptrs, nullptr, e.rows, e.cols, s.offset}, slots.data());
+
+      bytes_type type(sizeof(slot));
+      if (!type.ok()) return false;
+      user_op op(&combine_slots<Part>, false);
+      if (!op.ok()) return false;
+      constexpr std::int64_t most = std::numeric_limits<int>::max();  // MPI counts are int
+      for (std::int64_t first = 0; first < std::int64_t(slots.size()); first += most) {
+        const int count = int(std::min<std::int64_t>(most, std::int64_t(slots.size()) - first));
+        if (!check_mpi(MPI_Allreduce(MPI_IN_PLACE, slots.data() + first, count, type.get(), op.get(), comm),
+                       "MPI_Allreduce"))
+          return false;
+      }
+      Part::finalize(slots.data(), e.rows, out);
+      return true;
+    } else {
+      // The rows are split and the reduced axis is whole here: a local pass.
+      kokkos::detail::host_backend local(where, kokkos::detail::host_exec{});
+      return local.template launch<Pol, Red>(e, out, ptrs);
+    }
+  }
+};
 
 } // namespace detail
 
@@ -338,24 +336,19 @@ template <auto... Policy, class Red, category C, class Out, class T, class... Ar
 /// (-fno-exceptions, KOPS_NO_EXCEPTIONS) every rank calls the
 /// kops::set_error_handler handler instead and returns, `out` untouched.
 template <auto... Policy, ReductionType Red, category C, class Out, class... Args>
-void eval(Red red, MPI_Comm comm, split_tag<C> split, std::int64_t M, std::int64_t N, Out* out,
-          const Args*... args) {
-  static_assert(kops::detail::valid_policies_v<Policy...>,
-                "kops::mpi::eval: the template arguments are policies, at most one of each kind: "
-                "a kops::precision, a kops::sum_scheme, a kops::dtype_acc");
-  using T = kops::detail::call_element_t<Out, Args...>;
-  static_assert(sizeof...(Args) == Red::nargs,
-                "kops::mpi::eval: pass exactly one pointer per argument index of the formula "
-                "(0 .. max index), in index order");
-  static_assert(std::is_same_v<Out, typename Red::op::template out_t<T>>,
-                "kops::mpi::eval: wrong output pointer type (value reductions write T*, "
-                "index reductions such as argmin write std::int64_t*, value-and-index reductions such as "
-                "min_argmin write kops::value_index<T>*)");
-  using Pol = kops::detail::policy_of_t<Policy...>;
-  const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
-  detail::slice s{0, 0};
-  if (!detail::check_collectively<Red, C>(comm, M, N, out, ptrs, detail::acc_bytes<Pol, C, Red, T, Out>(), s)) return;
-  (void)detail::run<Policy...>(red, comm, split, s, M, N, out, ptrs, args...);
+void eval(Red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
+  constexpr bool policies = kops::detail::check_policies<Policy...>();
+  constexpr bool call = kops::detail::check_eval_call<Red, Out, Args...>();
+  if constexpr (policies && call) {
+    using T = kops::detail::call_element_t<Out, Args...>;
+    using Pol = kops::detail::policy_of_t<Policy...>;
+    const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
+    detail::slice s{0, 0};
+    if (!detail::check_collectively<Red, C>(comm, M, N, out, ptrs, detail::acc_bytes<Pol, C, Red, T, Out>(), s))
+      return;
+    detail::mpi_backend<C> be{detail::where, comm, s};
+    (void)kops::detail::run_passes<Pol, Red>(be, M, N, out, ptrs);
+  }
 }
 
 /// \brief kops::mpi::eval with the reduced axis split: j for an axis_j

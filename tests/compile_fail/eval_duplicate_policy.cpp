@@ -1,4 +1,4 @@
-// expect: kops::kokkos::eval: the template arguments are policies, at most one of each kind
+// expect: kops::eval: the template arguments are policies, at most one of each kind
 // Two summation schemes in one call.
 #include <kops/kops.hpp>
 #include <kops/kokkos.hpp>

@@ -16,6 +16,15 @@ constexpr auto x = kops::vi<0, 3>;
 constexpr auto y = kops::vj<1, 3>;
 constexpr auto conv = kops::sum_reduction(kops::exp(-kops::sqdist(x, y)), kops::axis_j);
 
+// The extension points' concepts hold for the GPU backend's types
+// (tests/static/concepts.cpp checks the CPU's).
+using gpu_traits = kops::cuda::detail::kernel_traits<decltype(conv), float, kops::precision::fast,
+                                                     kops::sum_scheme::block, kops::dtype_acc::same>;
+static_assert(kops::MathProvider<kops::scalar_math, float> && kops::MathProvider<kops::cuda::fast_math, float>);
+static_assert(kops::EvaluationContext<kops::cuda::detail::tile_context<gpu_traits>>);
+static_assert(kops::ReductionOp<typename gpu_traits::op, kops::cuda::detail::tile_context<gpu_traits>, 1>);
+static_assert(kops::detail::Backend<kops::cuda::detail::device_backend>);
+
 // A device array owned by the test (cudaMalloc / cudaFree).
 template <class T>
 struct device_array {

@@ -1,4 +1,4 @@
-// The CPU backend's exp of a scaled argument (backends/kokkos/scaled_exp.hpp):
+// The CPU backend's exp of a scaled argument (exp_op::scaled_form in ops/exp.hpp, applied by lowering/lower.hpp):
 // under the accurate policy exp(a b), b invariant, is evaluated as
 // exp_scaled(a, b), the product a b not rounded first (simd_math.hpp:
 // vexp_scaled). Checked here: which formulas are rewritten (types), and the
@@ -29,7 +29,7 @@ template <class A, class B, class Op> struct has_op<kops::Binary<Op, A, B>, Op> 
 };
 
 using kops::kokkos::detail::cpu_formula_t;
-using kops::kokkos::detail::scaled_exp_op;
+using kops::scaled_exp_op;
 constexpr auto x = kops::vi<0, 3>;
 constexpr auto y = kops::vj<1, 3>;
 constexpr auto b = kops::vj<2, 1>;

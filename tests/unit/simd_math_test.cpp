@@ -441,7 +441,7 @@ TEST_CASE("simd_math exp generic path (ISA paths compared)", "[simd_math]") {
                                                [](double x) { return std::exp(x); }, exp_inputs<double>()));
 }
 
-// Documented in simd_math.hpp (vexp2_fast): max relative error 1.9e-7 (float),
+// Documented in simd/exp.hpp (vexp2_fast): max relative error 1.9e-7 (float),
 // 2.3e-16 (double) for normal results; vexp_fast adds |x| * 2^-24 (float) / |x| *
 // 2^-53 (double) from the rounding of x log2 e (and of log2 e itself).
 TEST_CASE("simd_math exp2_fast / exp_fast", "[simd_math]") {

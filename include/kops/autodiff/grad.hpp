@@ -2,6 +2,7 @@
 
 #include <kops/core/constant.hpp>
 #include <kops/core/variable.hpp>
+#include <kops/ops/sum.hpp>
 
 namespace kops {
 
@@ -44,6 +45,15 @@ constexpr auto grad(F, V, G g) {
     else if constexpr (std::is_same_v<F, V>) return g;
     else return F::vjp(V{}, g);
   }
+}
+
+/// grad_fit(f, v, h): grad(f, v, h) for an operand f whose dim may be 1 while
+/// h's is larger (f was broadcast): h is then first summed over the broadcast
+/// components (ops/sum.hpp: fit_dim). What the element-wise nodes' vjp rules
+/// (core/elementwise.hpp) call for each operand.
+template <class F, class V, class H>
+constexpr auto grad_fit(F f, V v, H h) {
+  return grad(f, v, fit_dim<F::dim>(h));
 }
 
 } // namespace kops

@@ -2,7 +2,7 @@
 //   struct exp_op {
 //     static constexpr const char* name = "exp";        // kops::to_string
 //     static constexpr const char* keops_name = "Exp";  // KeOps syntax
-//     template <class M, class V> static V apply(const V& a);   // M: math provider
+//     template <class Math, class V> static V apply(const V& a);   // Math: math provider
 //     static constexpr auto backward(F f, G g);         // [d f Op]^T g, as a formula
 //   };
 // Unary<Op, F> applies it to every component of F; Binary<Op, A, B> pairs the
@@ -12,16 +12,15 @@
 // apply and backward_a / backward_b / backward_c). Dimension rules are checked
 // once, in the builders (ops/*.hpp), which also simplify; these node types are
 // what the builders return when no rule applies.
+//
+// The derivative rules (vjp) recurse through the autodiff entry points grad and
+// grad_fit (autodiff/grad.hpp), found by argument-dependent lookup when a
+// gradient is taken: core names nothing above it.
 #pragma once
 
 #include <kops/core/formula.hpp>
 
 namespace kops {
-
-// Defined in ops/sum.hpp (it needs sum); declared here so that the binary and
-// ternary vjp below name a declared template (clang does not find it otherwise).
-template <int D, Formula H>
-constexpr auto fit_dim(H h);
 
 template <class Op, Formula F>
 struct Unary : formula_node {
@@ -64,8 +63,8 @@ struct Binary : formula_node {
   // dim-1 operand was broadcast to.
   template <class V, class G>
   static constexpr auto vjp(V v, G g) {
-    return grad(A{}, v, fit_dim<A::dim>(Op::backward_a(A{}, B{}, g))) +
-           grad(B{}, v, fit_dim<B::dim>(Op::backward_b(A{}, B{}, g)));
+    return grad_fit(A{}, v, Op::backward_a(A{}, B{}, g)) +
+           grad_fit(B{}, v, Op::backward_b(A{}, B{}, g));
   }
 };
 
@@ -92,9 +91,9 @@ struct Ternary : formula_node {
   // dim-1 operand was broadcast to.
   template <class V, class G>
   static constexpr auto vjp(V v, G g) {
-    return grad(A{}, v, fit_dim<A::dim>(Op::backward_a(A{}, B{}, C{}, g))) +
-           grad(B{}, v, fit_dim<B::dim>(Op::backward_b(A{}, B{}, C{}, g))) +
-           grad(C{}, v, fit_dim<C::dim>(Op::backward_c(A{}, B{}, C{}, g)));
+    return grad_fit(A{}, v, Op::backward_a(A{}, B{}, C{}, g)) +
+           grad_fit(B{}, v, Op::backward_b(A{}, B{}, C{}, g)) +
+           grad_fit(C{}, v, Op::backward_c(A{}, B{}, C{}, g));
   }
 };
 

@@ -2,7 +2,6 @@
 
 #include <kops/core/elementwise.hpp>
 #include <kops/core/variable.hpp>
-#include <kops/ops/sum.hpp>
 
 namespace kops {
 
@@ -111,7 +110,7 @@ struct Factorized : formula_node {
 ///                         f with g replaced by the placeholder Slot<K, dim g>
 ///   auto_factorize_t<F>   F with its repeated expensive sub-formulas (those with
 ///                         an exp, log, sqrt, division...) factorized, smallest
-///                         first (what backends evaluate: evaluated_formula_t<Red>)
+///                         first (what backends evaluate: lowering/lower.hpp)
 /// ```
 ///
 /// A Factorized node evaluates g, then evaluates F' in a context that answers
@@ -203,9 +202,5 @@ template <class F, int Budget> struct auto_factorize {
 template <Formula F>
 using auto_factorize_t = typename detail::auto_factorize<F, 4>::type;
 
-
-// The formula a backend evaluates for a reduction: its formula, factorized.
-template <class Red>
-using evaluated_formula_t = auto_factorize_t<typename Red::formula>;
 
 } // namespace kops

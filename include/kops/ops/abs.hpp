@@ -7,7 +7,7 @@ namespace kops {
 struct abs_op {
   static constexpr const char* name = "abs";
   static constexpr const char* keops_name = "Abs";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::abs(a); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::abs(a); }
   template <class F, class G> static constexpr auto backward(F f, G g) { return sign(f) * g; }
 };
 

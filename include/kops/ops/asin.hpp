@@ -10,7 +10,7 @@ struct asin_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "asin";
   static constexpr const char* keops_name = "Asin";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::asin(a); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::asin(a); }
   template <class F, class G> static constexpr auto backward(F f, G g) {
     return rsqrt(cst<1> - square(f)) * g;
   }

@@ -9,7 +9,7 @@ struct atan_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "atan";
   static constexpr const char* keops_name = "Atan";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::atan(a); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::atan(a); }
   template <class F, class G> static constexpr auto backward(F f, G g) { return g / (cst<1> + square(f)); }
 };
 

@@ -9,7 +9,7 @@ struct atan2_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "atan2";
   static constexpr const char* keops_name = "Atan2";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& y, const V& x) { return M::atan2(y, x); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& y, const V& x) { return Math::atan2(y, x); }
   template <class Y, class X, class G> static constexpr auto backward_a(Y y, X x, G g) {
     return (x * g) / (square(y) + square(x));
   }

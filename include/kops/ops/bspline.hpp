@@ -20,17 +20,17 @@ struct BSpline : formula_node {
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
     using V = value_t<Ctx>;
     using S = typename Ctx::scalar_type;
-    using M = math_t<Ctx>;
+    using Math = math_t<Ctx>;
     constexpr int n = T::dim - 1;  // order-0 functions; the recursion works in place
     const auto t = T::eval(ctx);
     const V x = X::eval(ctx)[0];
     const V one = V(S(1)), zero = V(S(0));
     vec<V, n> b;
-    for (int j = 0; j < n; ++j) b[j] = M::select(t[j] <= x, M::select(x < t[j + 1], one, zero), zero);
+    for (int j = 0; j < n; ++j) b[j] = Math::select(t[j] <= x, Math::select(x < t[j + 1], one, zero), zero);
     for (int k = 1; k <= P; ++k) {
-      V wi = weight<M>(t, x, 0, k);
+      V wi = weight<Math>(t, x, 0, k);
       for (int i = 0; i < n - k; ++i) {
-        const V wnext = weight<M>(t, x, i + 1, k);
+        const V wnext = weight<Math>(t, x, i + 1, k);
         b[i] = wi * b[i] + (one - wnext) * b[i + 1];
         wi = wnext;
       }
@@ -41,10 +41,10 @@ struct BSpline : formula_node {
   }
 
   // w_{i,k}, 0 for a zero-length knot span (where the division is kept finite).
-  template <class M, class V>
+  template <class Math, class V>
   KOPS_HD KOPS_INLINE static V weight(const vec<V, T::dim>& t, const V& x, int i, int k) {
     const auto span = t[i] < t[i + k];
-    return M::select(span, (x - t[i]) / M::select(span, t[i + k] - t[i], V(1)), V(0));
+    return Math::select(span, (x - t[i]) / Math::select(span, t[i + k] - t[i], V(1)), V(0));
   }
 
   template <class V, class G>

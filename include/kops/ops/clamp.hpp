@@ -16,8 +16,8 @@ template <class A, class B> constexpr bool integer_bounds() {
 struct clamp_op {
   static constexpr const char* name = "clamp";
   static constexpr const char* keops_name = "Clamp";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& x, const V& a, const V& b) {
-    return M::select(x < a, a, M::select(x > b, b, x));
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& x, const V& a, const V& b) {
+    return Math::select(x < a, a, Math::select(x > b, b, x));
   }
   template <class F, class A, class B, class G> static constexpr auto backward_a(F f, A a, B b, G g) {
     return (less_or_equal(a, f) * less_or_equal(f, b)) * g;

@@ -9,8 +9,8 @@ struct clampint_op {
   static constexpr const char* name = "clampint";
   static constexpr const char* keops_name = "ClampInt";
   using print_params = int_params<A, B>;
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& x) {
-    return M::select(x < V(A), V(A), M::select(x > V(B), V(B), x));
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& x) {
+    return Math::select(x < V(A), V(A), Math::select(x > V(B), V(B), x));
   }
   template <class F, class G> static constexpr auto backward(F f, G g) {
     return (less_or_equal(cst<A>, f) * less_or_equal(f, cst<B>)) * g;

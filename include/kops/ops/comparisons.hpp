@@ -8,8 +8,8 @@ namespace detail {
 // A comparison op: Rel gives the relation on values and on exact constants p/q.
 template <class Rel>
 struct compare_op : Rel {
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a, const V& b) {
-    return M::select(Rel::holds(a, b), V(1), V(0));
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a, const V& b) {
+    return Math::select(Rel::holds(a, b), V(1), V(0));
   }
   template <class A, class B, class G> static constexpr auto backward_a(A, B, G) { return Zero<A::dim>{}; }
   template <class A, class B, class G> static constexpr auto backward_b(A, B, G) { return Zero<B::dim>{}; }

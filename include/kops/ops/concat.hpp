@@ -35,4 +35,13 @@ constexpr Concat<A, B> concat(A, B) {
   return {};
 }
 
+namespace detail {
+// concat_all(a, b, ...) = concat(a, concat(b, ...)): several formulas end to end
+// (the gradient rules of reductions build their payloads with it).
+template <Formula A> constexpr auto concat_all(A a) { return a; }
+template <Formula A, Formula B, Formula... R> constexpr auto concat_all(A a, B b, R... r) {
+  return concat(a, concat_all(b, r...));
+}
+} // namespace detail
+
 } // namespace kops

@@ -8,7 +8,7 @@ struct cos_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "cos";
   static constexpr const char* keops_name = "Cos";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::cos(a); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::cos(a); }
   template <class F, class G> static constexpr auto backward(F f, G g) { return -(sin(f) * g); }
 };
 

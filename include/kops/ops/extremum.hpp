@@ -16,6 +16,7 @@
 #include <kops/ops/minus.hpp>
 #include <kops/ops/mult.hpp>
 #include <kops/ops/one_hot.hpp>
+#include <kops/ops/sum.hpp>
 
 namespace kops {
 
@@ -38,14 +39,14 @@ struct Extremum : formula_node {
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
     using V = value_t<Ctx>;
     using S = typename Ctx::scalar_type;
-    using M = math_t<Ctx>;
+    using Math = math_t<Ctx>;
     const auto a = F::eval(ctx);
     V best = a[0];
     V index = V(S(0));
     for (int k = 1; k < F::dim; ++k) {
       const auto m = better(a[k], best);
-      best = M::select(m, a[k], best);
-      if constexpr (Arg) index = M::select(m, V(S(k)), index);
+      best = Math::select(m, a[k], best);
+      if constexpr (Arg) index = Math::select(m, V(S(k)), index);
     }
     if constexpr (Arg) return vec<V, 1>{{index}};
     else return vec<V, 1>{{best}};

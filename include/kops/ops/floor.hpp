@@ -7,7 +7,7 @@ namespace kops {
 struct floor_op {
   static constexpr const char* name = "floor";
   static constexpr const char* keops_name = "Floor";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::floor(a); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::floor(a); }
   template <class F, class G> static constexpr auto backward(F, G) { return Zero<F::dim>{}; }
 };
 

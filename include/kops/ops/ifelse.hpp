@@ -15,8 +15,8 @@ template <class C> constexpr int constant_sign() {
 struct ifelse_op {
   static constexpr const char* name = "ifelse";
   static constexpr const char* keops_name = "IfElse";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& c, const V& a, const V& b) {
-    return M::select(c >= V(0), a, b);
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& c, const V& a, const V& b) {
+    return Math::select(c >= V(0), a, b);
   }
   template <class C, class A, class B, class G> static constexpr auto backward_a(C, A, B, G) {
     return Zero<C::dim>{};

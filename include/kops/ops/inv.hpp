@@ -8,7 +8,7 @@ struct inv_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "inv";
   static constexpr const char* keops_name = "Inv";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return V(1) / a; }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return V(1) / a; }
   template <class F, class G> static constexpr auto backward(F f, G g) { return -(g * square(inv(f))); }
 };
 

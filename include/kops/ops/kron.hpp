@@ -1,5 +1,6 @@
 #pragma once
 
+#include <kops/ops/detail/shape.hpp>
 #include <kops/ops/tensordot.hpp>
 
 namespace kops {
@@ -18,9 +19,9 @@ template <class Sa, class Sb, Formula A, Formula B>
 constexpr auto kron(A a, B b) {
   constexpr int ra = detail::int_list<Sa>::size, rb = detail::int_list<Sb>::size;
   static_assert(ra == rb, "kops::kron: both shapes must have the same number of axes");
-  static_assert(ra != rb || detail::product(detail::int_list<Sa>::values, ra) == A::dim,
+  static_assert(ra != rb || detail::shape_size_v<Sa> == A::dim,
                 "kops::kron: the shape of a must multiply to dim a");
-  static_assert(ra != rb || detail::product(detail::int_list<Sb>::values, rb) == B::dim,
+  static_assert(ra != rb || detail::shape_size_v<Sb> == B::dim,
                 "kops::kron: the shape of b must multiply to dim b");
   if constexpr (ra == rb) return tensordot<Sa, Sb, axes<>, axes<>, detail::interleave_t<ra>>(a, b);
   else return Zero<1>{};  // (after the failed assertion: no second error)

@@ -8,7 +8,7 @@ struct log_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "log";
   static constexpr const char* keops_name = "Log";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::log(a); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::log(a); }
   template <class F, class G> static constexpr auto backward(F f, G g) { return g / f; }
 };
 

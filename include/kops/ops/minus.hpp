@@ -7,7 +7,7 @@ namespace kops {
 struct minus_op {
   static constexpr const char* name = "-";
   static constexpr const char* keops_name = "Minus";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return -a; }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return -a; }
   template <class F, class G> static constexpr auto backward(F, G g) { return -g; }
 };
 

@@ -7,8 +7,8 @@ namespace kops {
 struct mod_op {
   static constexpr const char* name = "mod";
   static constexpr const char* keops_name = "Mod";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& x, const V& n, const V& o) {
-    return x - n * M::floor((x - o) / n);
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& x, const V& n, const V& o) {
+    return x - n * Math::floor((x - o) / n);
   }
   template <class X, class N, class O, class G> static constexpr auto backward_a(X, N, O, G g) { return g; }
   template <class X, class N, class O, class G> static constexpr auto backward_b(X x, N n, O o, G g) {

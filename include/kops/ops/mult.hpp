@@ -9,7 +9,7 @@ struct mult_op {
   static constexpr const char* name = "*";
   static constexpr const char* keops_name = "*";
   static constexpr bool infix = true;
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a, const V& b) { return a * b; }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a, const V& b) { return a * b; }
   template <class A, class B, class G> static constexpr auto backward_a(A, B b, G g) { return b * g; }
   template <class A, class B, class G> static constexpr auto backward_b(A a, B, G g) { return a * g; }
 };

@@ -20,12 +20,12 @@ struct OneHot : formula_node {
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
     using V = value_t<Ctx>;
     using S = typename Ctx::scalar_type;
-    using M = math_t<Ctx>;
+    using Math = math_t<Ctx>;
     const V a = F::eval(ctx)[0];
     const V one = V(S(1)), zero = V(S(0));
     vec<V, D> r;
     for (int k = 0; k < D; ++k)
-      r[k] = M::select(a >= V(S(k) - S(0.5)), M::select(a < V(S(k) + S(0.5)), one, zero), zero);
+      r[k] = Math::select(a >= V(S(k) - S(0.5)), Math::select(a < V(S(k) + S(0.5)), one, zero), zero);
     return r;
   }
 

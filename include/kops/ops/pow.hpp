@@ -11,7 +11,7 @@ struct pow_op {
   static constexpr int exponent = N;
   using print_params = int_params<N>;
 
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
     constexpr int n = N < 0 ? -N : N;
     V result = V(1);
     V base = a;

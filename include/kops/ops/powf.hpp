@@ -18,7 +18,7 @@ struct powf_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "powf";
   static constexpr const char* keops_name = "Powf";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a, const V& b) { return M::pow(a, b); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a, const V& b) { return Math::pow(a, b); }
   template <class A, class B, class G> static constexpr auto backward_a(A a, B b, G g) {
     return (b * powf(a, b - cst<1>)) * g;
   }

@@ -7,8 +7,8 @@ namespace kops {
 struct relu_op {
   static constexpr const char* name = "relu";
   static constexpr const char* keops_name = "ReLU";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
-    return M::select(a < V(0), V(0), a);
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
+    return Math::select(a < V(0), V(0), a);
   }
   template <class F, class G> static constexpr auto backward(F f, G g) { return step(f) * g; }
 };

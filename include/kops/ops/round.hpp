@@ -17,13 +17,13 @@ struct round_op {
     return s;
   }
 
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
     if constexpr (D == 0) {
-      return M::round(a);
+      return Math::round(a);
     } else {
       constexpr double s = scale();
-      if constexpr (D > 0) return M::round(a * V(s)) / V(s);
-      else return M::round(a / V(s)) * V(s);
+      if constexpr (D > 0) return Math::round(a * V(s)) / V(s);
+      else return Math::round(a / V(s)) * V(s);
     }
   }
   template <class F, class G> static constexpr auto backward(F, G) { return Zero<F::dim>{}; }

@@ -8,7 +8,7 @@ struct rsqrt_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "rsqrt";
   static constexpr const char* keops_name = "Rsqrt";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::rsqrt(a); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::rsqrt(a); }
   template <class F, class G> static constexpr auto backward(F f, G g) { return make_constant<-1, 2>() * (pow<3>(rsqrt(f)) * g); }
 };
 

@@ -7,7 +7,7 @@ namespace kops {
 struct sign_op {
   static constexpr const char* name = "sign";
   static constexpr const char* keops_name = "Sign";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::select(a > V(0), V(1), M::select(a < V(0), V(-1), V(0))); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::select(a > V(0), V(1), Math::select(a < V(0), V(-1), V(0))); }
   template <class F, class G> static constexpr auto backward(F, G) { return Zero<F::dim>{}; }
 };
 

@@ -8,7 +8,7 @@ struct sin_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "sin";
   static constexpr const char* keops_name = "Sin";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::sin(a); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::sin(a); }
   template <class F, class G> static constexpr auto backward(F f, G g) { return cos(f) * g; }
 };
 

@@ -10,8 +10,8 @@ struct sinxdivx_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "sinxdivx";
   static constexpr const char* keops_name = "SinXDivX";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
-    return M::select(a == V(0), V(1), M::sin(a) / a);
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
+    return Math::select(a == V(0), V(1), Math::sin(a) / a);
   }
   template <class F, class G> static constexpr auto backward(F f, G g) {
     return ((cos(f) - sinxdivx(f)) / f) * g;

@@ -9,10 +9,10 @@
 namespace kops {
 
 namespace detail {
-// The soft-DTW recursions, on values V of the math provider M.
-template <class M, class V>
+// The soft-DTW recursions, on values V of the math provider Math.
+template <class Math, class V>
 struct softdtw {
-  KOPS_HD KOPS_INLINE static V min2(const V& a, const V& b) { return M::select(b < a, b, a); }
+  KOPS_HD KOPS_INLINE static V min2(const V& a, const V& b) { return Math::select(b < a, b, a); }
   KOPS_HD KOPS_INLINE static V sqdiff(const V& a, const V& b) {
     const V d = a - b;
     return d * d;
@@ -22,7 +22,7 @@ struct softdtw {
   KOPS_HD KOPS_INLINE static V softmin(const V& a, const V& b, const V& c, const V& gamma, const V& inv_gamma,
                                        V* w = nullptr) {
     const V mn = min2(min2(a, b), c);
-    const V ea = M::exp((mn - a) * inv_gamma), eb = M::exp((mn - b) * inv_gamma), ec = M::exp((mn - c) * inv_gamma);
+    const V ea = Math::exp((mn - a) * inv_gamma), eb = Math::exp((mn - b) * inv_gamma), ec = Math::exp((mn - c) * inv_gamma);
     const V s = ea + eb + ec;
     if (w) {
       const V inv_s = V(1) / s;
@@ -30,8 +30,50 @@ struct softdtw {
       w[1] = eb * inv_s;
       w[2] = ec * inv_s;
     }
-    return mn - gamma * M::log(s);
+    return mn - gamma * Math::log(s);
   }
+
+  // The forward recursion r_{i,j} (see softdtw_sqdist below) over x (dim n) and
+  // y (dim m), column by column (j outer, i inner), holding one column; returns
+  // r_{n-1,m-1}. What the evaluators differ in is passed in:
+  //   inner(i, a, b, c): the softmin term of inner cell (i, j), from
+  //     a = r_{i-1,j-1}, b = r_{i,j-1}, c = r_{i-1,j}; called once per inner
+  //     cell in this order, so it may carry its own state down the column;
+  //   keep(i, j, r_{i,j}): sees every cell once, in the same order.
+  template <int Nx, int Ny, class Inner, class Keep>
+  KOPS_HD KOPS_INLINE static V forward(const vec<V, Nx>& x, const vec<V, Ny>& y, Inner inner, Keep keep) {
+    vec<V, Nx> col;  // r_{., j}
+    col[0] = sqdiff(x[0], y[0]);
+    keep(0, 0, col[0]);
+    for (int i = 1; i < Nx; ++i) {
+      col[i] = sqdiff(x[i], y[0]) + col[i - 1];
+      keep(i, 0, col[i]);
+    }
+    for (int j = 1; j < Ny; ++j) {
+      V diag = col[0];  // r_{i-1,j-1}
+      col[0] = sqdiff(x[0], y[j]) + col[0];
+      keep(0, j, col[0]);
+      for (int i = 1; i < Nx; ++i) {
+        const V up = col[i];  // r_{i,j-1}
+        col[i] = sqdiff(x[i], y[j]) + inner(i, diag, up, col[i - 1]);
+        keep(i, j, col[i]);
+        diag = up;
+      }
+    }
+    return col[Nx - 1];
+  }
+  // inner for forward: the plain softmin.
+  struct inner_softmin {
+    const V& gamma;
+    const V& inv_gamma;
+    KOPS_HD KOPS_INLINE V operator()(int, const V& a, const V& b, const V& c) const {
+      return softmin(a, b, c, gamma, inv_gamma);
+    }
+  };
+  // keep for forward when only r_{n-1,m-1} is wanted.
+  struct keep_none {
+    KOPS_HD KOPS_INLINE void operator()(int, int, const V&) const {}
+  };
 };
 } // namespace detail
 
@@ -49,24 +91,11 @@ struct SoftDtwSqDist : formula_node {
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
     using V = value_t<Ctx>;
     using R = detail::softdtw<math_t<Ctx>, V>;
-    constexpr int n = X::dim, m = Y::dim;
     const auto x = X::eval(ctx);
     const auto y = Y::eval(ctx);
     const V gamma = G::eval(ctx)[0];
     const V inv_gamma = V(1) / gamma;
-    vec<V, n> col;  // r_{., j}, one column at a time
-    col[0] = R::sqdiff(x[0], y[0]);
-    for (int i = 1; i < n; ++i) col[i] = R::sqdiff(x[i], y[0]) + col[i - 1];
-    for (int j = 1; j < m; ++j) {
-      V diag = col[0];  // r_{i-1,j-1}
-      col[0] = R::sqdiff(x[0], y[j]) + col[0];
-      for (int i = 1; i < n; ++i) {
-        const V up = col[i];  // r_{i,j-1}
-        col[i] = R::sqdiff(x[i], y[j]) + R::softmin(diag, up, col[i - 1], gamma, inv_gamma);
-        diag = up;
-      }
-    }
-    return vec<V, 1>{{col[n - 1]}};
+    return vec<V, 1>{{R::forward(x, y, typename R::inner_softmin{gamma, inv_gamma}, typename R::keep_none{})}};
   }
 
   template <class V, class Gin>
@@ -87,8 +116,8 @@ struct SoftDtwSqDistGrad : formula_node {
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
     using V = value_t<Ctx>;
     using S = typename Ctx::scalar_type;
-    using M = math_t<Ctx>;
-    using R = detail::softdtw<M, V>;
+    using Math = math_t<Ctx>;
+    using R = detail::softdtw<Math, V>;
     constexpr int n = X::dim, m = Y::dim;
     const auto x = X::eval(ctx);
     const auto y = Y::eval(ctx);
@@ -96,14 +125,8 @@ struct SoftDtwSqDistGrad : formula_node {
     const V inv_gamma = V(S(1)) / gamma;
     // Forward: the whole table r_{i,j} at r[j n + i].
     vec<V, n * m> r;
-    r[0] = R::sqdiff(x[0], y[0]);
-    for (int i = 1; i < n; ++i) r[i] = R::sqdiff(x[i], y[0]) + r[i - 1];
-    for (int j = 1; j < m; ++j) {
-      r[j * n] = R::sqdiff(x[0], y[j]) + r[(j - 1) * n];
-      for (int i = 1; i < n; ++i)
-        r[j * n + i] = R::sqdiff(x[i], y[j]) +
-                       R::softmin(r[(j - 1) * n + i - 1], r[(j - 1) * n + i], r[j * n + i - 1], gamma, inv_gamma);
-    }
+    R::forward(x, y, typename R::inner_softmin{gamma, inv_gamma},
+               [&](int i, int j, const V& rij) { r[j * n + i] = rij; });
     // Backward: e_{i,j} = sum over the cells (k, l) that r_{i,j} feeds of
     // e_{k,l} d r_{k,l} / d r_{i,j}: 1 along the borders (plain sums), else the
     // softmin weight e^{(r_{k,l} - d_{k,l} - r_{i,j})/gamma}. Two columns of e.
@@ -115,9 +138,9 @@ struct SoftDtwSqDistGrad : formula_node {
       for (int i = n - 1; i >= 0; --i) {
         V e = V(S(0));
         if (i == n - 1 && j == m - 1) e = V(S(1));
-        if (i + 1 < n) e = e + cur[i + 1] * (j == 0 ? V(S(1)) : weight<M>(r, x, y, inv_gamma, i + 1, j, i, j));
-        if (j + 1 < m) e = e + next[i] * (i == 0 ? V(S(1)) : weight<M>(r, x, y, inv_gamma, i, j + 1, i, j));
-        if (i + 1 < n && j + 1 < m) e = e + next[i + 1] * weight<M>(r, x, y, inv_gamma, i + 1, j + 1, i, j);
+        if (i + 1 < n) e = e + cur[i + 1] * (j == 0 ? V(S(1)) : weight<Math>(r, x, y, inv_gamma, i + 1, j, i, j));
+        if (j + 1 < m) e = e + next[i] * (i == 0 ? V(S(1)) : weight<Math>(r, x, y, inv_gamma, i, j + 1, i, j));
+        if (i + 1 < n && j + 1 < m) e = e + next[i + 1] * weight<Math>(r, x, y, inv_gamma, i + 1, j + 1, i, j);
         cur[i] = e;
         const V t = V(S(2)) * (x[i] - y[j]) * e;
         out[i] = out[i] + t;
@@ -129,12 +152,12 @@ struct SoftDtwSqDistGrad : formula_node {
   }
 
   // d r_{k,l} / d r_{i,j} for an inner cell (k, l) fed by (i, j): its softmin weight.
-  template <class M, class V>
+  template <class Math, class V>
   KOPS_HD KOPS_INLINE static V weight(const vec<V, X::dim * Y::dim>& r, const vec<V, X::dim>& x,
                                       const vec<V, Y::dim>& y, const V& inv_gamma, int k, int l, int i, int j) {
     constexpr int n = X::dim;
     const V d = x[k] - y[l];
-    return M::exp((r[l * n + k] - d * d - r[j * n + i]) * inv_gamma);
+    return Math::exp((r[l * n + k] - d * d - r[j * n + i]) * inv_gamma);
   }
 
   template <class V, class Gin>
@@ -162,32 +185,26 @@ struct SoftDtwSqDistGradGamma : formula_node {
     using V = value_t<Ctx>;
     using S = typename Ctx::scalar_type;
     using R = detail::softdtw<math_t<Ctx>, V>;
-    constexpr int n = X::dim, m = Y::dim;
+    constexpr int n = X::dim;
     const auto x = X::eval(ctx);
     const auto y = Y::eval(ctx);
     const V gamma = G::eval(ctx)[0];
     const V inv_gamma = V(S(1)) / gamma;
-    vec<V, n> col, q;  // r_{., j} and q_{., j}
-    col[0] = R::sqdiff(x[0], y[0]);
-    q[0] = V(S(0));
-    for (int i = 1; i < n; ++i) {
-      col[i] = R::sqdiff(x[i], y[0]) + col[i - 1];
-      q[i] = V(S(0));
-    }
-    for (int j = 1; j < m; ++j) {
-      V diag = col[0], qdiag = q[0];
-      col[0] = R::sqdiff(x[0], y[j]) + col[0];
-      for (int i = 1; i < n; ++i) {
-        const V up = col[i], qup = q[i];
-        V wts[3];
-        const V s = R::softmin(diag, up, col[i - 1], gamma, inv_gamma, wts);
-        q[i] = wts[0] * qdiag + wts[1] * qup + wts[2] * q[i - 1] +
-               (s - (wts[0] * diag + wts[1] * up + wts[2] * col[i - 1])) * inv_gamma;
-        col[i] = R::sqdiff(x[i], y[j]) + s;
-        diag = up;
-        qdiag = qup;
-      }
-    }
+    // q_{., j}, carried down each column by the softmin step next to r_{., j}.
+    vec<V, n> q;
+    for (int i = 0; i < n; ++i) q[i] = V(S(0));
+    V qdiag = q[0];  // q_{i-1,j-1}
+    const auto inner = [&](int i, const V& diag, const V& up, const V& left) {
+      if (i == 1) qdiag = q[0];  // a new column
+      const V qup = q[i];
+      V wts[3];
+      const V s = R::softmin(diag, up, left, gamma, inv_gamma, wts);
+      q[i] = wts[0] * qdiag + wts[1] * qup + wts[2] * q[i - 1] +
+             (s - (wts[0] * diag + wts[1] * up + wts[2] * left)) * inv_gamma;
+      qdiag = qup;
+      return s;
+    };
+    R::forward(x, y, inner, typename R::keep_none{});
     return vec<V, 1>{{q[n - 1]}};
   }
 

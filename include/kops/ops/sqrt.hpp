@@ -8,7 +8,7 @@ struct sqrt_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "sqrt";
   static constexpr const char* keops_name = "Sqrt";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return M::sqrt(a); }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return Math::sqrt(a); }
   template <class F, class G> static constexpr auto backward(F f, G g) { return g / (cst<2> * sqrt(f)); }
 };
 

@@ -7,7 +7,7 @@ namespace kops {
 struct square_op {
   static constexpr const char* name = "square";
   static constexpr const char* keops_name = "Square";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return a * a; }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) { return a * a; }
   template <class F, class G> static constexpr auto backward(F f, G g) { return cst<2> * (f * g); }
 };
 

@@ -7,8 +7,8 @@ namespace kops {
 struct step_op {
   static constexpr const char* name = "step";
   static constexpr const char* keops_name = "Step";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
-    return M::select(a < V(0), V(0), V(1));
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
+    return Math::select(a < V(0), V(0), V(1));
   }
   template <class F, class G> static constexpr auto backward(F, G) { return Zero<F::dim>{}; }
 };

@@ -8,7 +8,7 @@ struct subtract_op {
   static constexpr const char* name = "-";
   static constexpr const char* keops_name = "-";
   static constexpr bool infix = true;
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a, const V& b) { return a - b; }
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a, const V& b) { return a - b; }
   template <class A, class B, class G> static constexpr auto backward_a(A, B, G g) { return g; }
   template <class A, class B, class G> static constexpr auto backward_b(A, B, G g) { return -g; }
 };

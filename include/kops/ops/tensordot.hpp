@@ -3,8 +3,10 @@
 #include <utility>
 
 #include <kops/core/constant.hpp>
+#include <kops/core/dims.hpp>
 #include <kops/core/elementwise.hpp>
 #include <kops/ops/add.hpp>
+#include <kops/ops/detail/shape.hpp>
 #include <kops/ops/dot.hpp>
 #include <kops/ops/matvecmult.hpp>
 #include <kops/ops/tensorprod.hpp>
@@ -12,45 +14,11 @@
 
 namespace kops {
 
-// The shape of a flat row-major tensor, and a list of axis numbers.
-template <int... N> struct dims {};
+// The shape of a flat row-major tensor is a kops::dims (core/dims.hpp); a list
+// of axis numbers:
 template <int... K> struct axes {};
 
 namespace detail {
-
-// A fixed-size int array usable in constant expressions (a plain C array, so
-// that device code reads its elements as constants, never as memory).
-template <int N>
-struct iarray {
-  int v[N > 0 ? N : 1] = {};
-};
-
-template <class L> struct int_list;
-template <int... X> struct int_list<dims<X...>> {
-  static constexpr int size = sizeof...(X);
-  static constexpr iarray<sizeof...(X)> values{{X...}};
-};
-template <int... X> struct int_list<axes<X...>> {
-  static constexpr int size = sizeof...(X);
-  static constexpr iarray<sizeof...(X)> values{{X...}};
-};
-
-template <int N>
-constexpr long long product(const iarray<N>& a, int n = N) {
-  long long p = 1;
-  for (int k = 0; k < n; ++k) p *= a.v[k];
-  return p;
-}
-// Every entry of c is in [0, r) and appears once.
-template <int N>
-constexpr bool distinct_in_range(const iarray<N>& c, int n, int r) {
-  for (int p = 0; p < n; ++p) {
-    if (c.v[p] < 0 || c.v[p] >= r) return false;
-    for (int q = 0; q < p; ++q)
-      if (c.v[q] == c.v[p]) return false;
-  }
-  return true;
-}
 
 // Everything tensordot computes at compile time from its parameters; the
 // static members are only instantiated when used, so the checks (ok_*) can be
@@ -64,52 +32,25 @@ struct td_info {
   static constexpr auto ca = int_list<Ca>::values;
   static constexpr auto cb = int_list<Cb>::values;
 
-  static constexpr bool ok_sizes = [] {
-    for (int k = 0; k < ra; ++k)
-      if (sa.v[k] < 1) return false;
-    for (int k = 0; k < rb; ++k)
-      if (sb.v[k] < 1) return false;
-    return true;
-  }();
+  static constexpr bool ok_sizes = valid_shape(sa) && valid_shape(sb);
   static constexpr bool ok_counts = int_list<Ca>::size == int_list<Cb>::size;
-  static constexpr bool ok_axes = ok_counts && distinct_in_range(ca, nc, ra) && distinct_in_range(cb, nc, rb);
-  static constexpr bool ok_match = ok_axes && [] {
-    for (int p = 0; p < nc; ++p)
-      if (sa.v[ca.v[p]] != sb.v[cb.v[p]]) return false;
-    return true;
-  }();
+  static constexpr bool ok_axes = ok_counts && distinct_in_range(ca, ra) && distinct_in_range(cb, rb);
+  static constexpr bool ok_match = ok_axes && gather(sa, ca) == gather(sb, cb);
   static constexpr bool ok_perm = [] {
     if constexpr (std::is_void_v<P>) return true;
-    else return int_list<P>::size == rank && distinct_in_range(int_list<P>::values, rank, rank);
+    else return int_list<P>::size == rank && distinct_in_range(int_list<P>::values, rank);
   }();
 
   // The permutation (identity when P is void): kept axis k goes to output axis perm[k].
   static constexpr iarray<rank> perm = [] {
-    iarray<rank> r;
-    for (int k = 0; k < rank; ++k) r.v[k] = k;
-    if constexpr (!std::is_void_v<P>) r = int_list<P>::values;
-    return r;
+    if constexpr (std::is_void_v<P>) return iota<rank>();
+    else return int_list<P>::values;
   }();
-  static constexpr bool identity = [] {
-    for (int k = 0; k < rank; ++k)
-      if (perm.v[k] != k) return false;
-    return true;
-  }();
+  static constexpr bool identity = is_identity(perm);
 
-  // Axes of x (rank r) not listed in c, increasing.
-  template <int K, int N>
-  static constexpr iarray<K> kept(const iarray<N>& c, int r) {
-    iarray<K> out;
-    int n = 0;
-    for (int k = 0; k < r; ++k) {
-      bool listed = false;
-      for (int p = 0; p < nc; ++p) listed = listed || c.v[p] == k;
-      if (!listed) out.v[n++] = k;
-    }
-    return out;
-  }
-  static constexpr iarray<ka> keep_a = kept<ka>(ca, ra);
-  static constexpr iarray<kb> keep_b = kept<kb>(cb, rb);
+  // The axes of a and of b that are not contracted, increasing.
+  static constexpr iarray<ka> keep_a = complement<ka>(ca, ra);
+  static constexpr iarray<kb> keep_b = complement<kb>(cb, rb);
 
   // Shape of the output (after the permutation) and of the contraction.
   static constexpr iarray<rank> out_shape = [] {
@@ -118,13 +59,9 @@ struct td_info {
     for (int k = 0; k < kb; ++k) s.v[perm.v[ka + k]] = sb.v[keep_b.v[k]];
     return s;
   }();
-  static constexpr iarray<nc> cont_shape = [] {
-    iarray<nc> s;
-    for (int p = 0; p < nc; ++p) s.v[p] = sa.v[ca.v[p]];
-    return s;
-  }();
-  static constexpr int dout = int(product(out_shape, rank));
-  static constexpr int dcont = int(product(cont_shape, nc));
+  static constexpr iarray<nc> cont_shape = gather(sa, ca);
+  static constexpr int dout = int(product(out_shape));
+  static constexpr int dcont = int(product(cont_shape));
 
   // The parameters of the two adjoints (see the header comment): g (shape
   // out_shape) contracted with b over the output axes that came from b, with
@@ -186,17 +123,9 @@ struct td_table {
   static constexpr offsets value = [] {
     offsets t;
     for (int o = 0; o < dout; ++o) {
-      iarray<rank> oi;  // multi-index of o over out_shape (row-major)
-      for (int k = rank - 1, r = o; k >= 0; --k) {
-        oi.v[k] = r % out_shape.v[k];
-        r /= out_shape.v[k];
-      }
+      const iarray<rank> oi = unravel(o, out_shape);
       for (int c = 0; c < dcont; ++c) {
-        iarray<nc> ci;
-        for (int p = nc - 1, r = c; p >= 0; --p) {
-          ci.v[p] = r % cont_shape.v[p];
-          r /= cont_shape.v[p];
-        }
+        const iarray<nc> ci = unravel(c, cont_shape);
         iarray<ra> ai;
         iarray<rb> bi;
         for (int k = 0; k < ka; ++k) ai.v[keep_a.v[k]] = oi.v[perm.v[k]];
@@ -205,25 +134,14 @@ struct td_table {
           ai.v[ca.v[p]] = ci.v[p];
           bi.v[cb.v[p]] = ci.v[p];
         }
-        int fa = 0, fb = 0;
-        for (int k = 0; k < ra; ++k) fa = fa * sa.v[k] + ai.v[k];
-        for (int k = 0; k < rb; ++k) fb = fb * sb.v[k] + bi.v[k];
-        t.a.v[o * dcont + c] = fa;
-        t.b.v[o * dcont + c] = fb;
+        t.a.v[o * dcont + c] = ravel(ai, sa);
+        t.b.v[o * dcont + c] = ravel(bi, sb);
       }
     }
     return t;
   }();
 
 };
-
-template <class A, int... I> auto dims_of(std::integer_sequence<int, I...>) -> dims<A::value.v[I]...>;
-template <class A, int... I> auto axes_of(std::integer_sequence<int, I...>) -> axes<A::value.v[I]...>;
-template <auto& Arr> struct array_ref {
-  static constexpr const auto& value = Arr;
-};
-template <auto& Arr, int N> using dims_t = decltype(dims_of<array_ref<Arr>>(std::make_integer_sequence<int, N>{}));
-template <auto& Arr, int N> using axes_t = decltype(axes_of<array_ref<Arr>>(std::make_integer_sequence<int, N>{}));
 
 template <int I, class T, int D>
 KOPS_HD KOPS_INLINE constexpr const T& at(const vec<T, D>& v) {
@@ -240,7 +158,7 @@ template <class Sa, class Sb, class Ca, class Cb, class P, Formula A, Formula B>
 struct TensorDot : formula_node {
   using info = detail::td_info<Sa, Sb, Ca, Cb, P>;
   static_assert(info::ok_sizes && info::ok_match && info::ok_perm &&
-                    detail::product(info::sa, info::ra) == A::dim && detail::product(info::sb, info::rb) == B::dim,
+                    detail::shape_size_v<Sa> == A::dim && detail::shape_size_v<Sb> == B::dim,
                 "kops::tensordot: invalid shapes or axes (build it with kops::tensordot)");
   static constexpr int dim = info::dout;
   using children = type_list<A, B>;
@@ -320,9 +238,9 @@ template <class Sa, class Sb, class Ca, class Cb, class P = void, Formula A, For
 constexpr auto tensordot([[maybe_unused]] A a, [[maybe_unused]] B b) {
   using info = detail::td_info<Sa, Sb, Ca, Cb, P>;
   static_assert(info::ok_sizes, "kops::tensordot: every axis size must be >= 1");
-  static_assert(detail::product(info::sa, info::ra) == A::dim,
+  static_assert(detail::shape_size_v<Sa> == A::dim,
                 "kops::tensordot: the shape of a must multiply to dim a");
-  static_assert(detail::product(info::sb, info::rb) == B::dim,
+  static_assert(detail::shape_size_v<Sb> == B::dim,
                 "kops::tensordot: the shape of b must multiply to dim b");
   static_assert(info::ok_counts, "kops::tensordot: both lists of contracted axes must have the same length");
   static_assert(!info::ok_counts || info::ok_axes,
@@ -330,7 +248,7 @@ constexpr auto tensordot([[maybe_unused]] A a, [[maybe_unused]] B b) {
   static_assert(!info::ok_axes || info::ok_match, "kops::tensordot: contracted axes must have equal sizes");
   static_assert(info::ok_perm, "kops::tensordot: the permutation must list each output axis once");
   if constexpr (!(info::ok_sizes && info::ok_match && info::ok_perm &&
-                  detail::product(info::sa, info::ra) == A::dim && detail::product(info::sb, info::rb) == B::dim)) {
+                  detail::shape_size_v<Sa> == A::dim && detail::shape_size_v<Sb> == B::dim)) {
     return Zero<1>{};  // (after a failed assertion: no second error)
   } else {
     constexpr int ra = info::ra, rb = info::rb, nc = info::nc;
@@ -355,13 +273,13 @@ template <class Sa, class Sb, class Ca, class Cb, class P, Formula A, Formula B>
 template <class V, class G>
 constexpr auto TensorDot<Sa, Sb, Ca, Cb, P, A, B>::vjp(V v, G g) {
   using namespace detail;
-  using Sg = dims_t<info::out_shape, info::rank>;
+  using Sg = list_t<dims, info::out_shape, info::rank>;
   using adj_a = typename info::template adjoint<0>;
   using adj_b = typename info::template adjoint<1>;
-  const auto ga = tensordot<Sg, Sb, axes_t<adj_a::g_axes, info::kb>, axes_t<info::keep_b, info::kb>,
-                            axes_t<adj_a::to_operand, info::ra>>(g, B{});
-  const auto gb = tensordot<Sg, Sa, axes_t<adj_b::g_axes, info::ka>, axes_t<info::keep_a, info::ka>,
-                            axes_t<adj_b::to_operand, info::rb>>(g, A{});
+  const auto ga = tensordot<Sg, Sb, list_t<axes, adj_a::g_axes, info::kb>, list_t<axes, info::keep_b, info::kb>,
+                            list_t<axes, adj_a::to_operand, info::ra>>(g, B{});
+  const auto gb = tensordot<Sg, Sa, list_t<axes, adj_b::g_axes, info::ka>, list_t<axes, info::keep_a, info::ka>,
+                            list_t<axes, adj_b::to_operand, info::rb>>(g, A{});
   return grad(A{}, v, ga) + grad(B{}, v, gb);
 }
 

@@ -8,8 +8,8 @@ struct xlogx_op {
   static constexpr bool expensive = true;  // worth evaluating once (core/factorize.hpp)
   static constexpr const char* name = "xlogx";
   static constexpr const char* keops_name = "XLogX";
-  template <class M, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
-    return M::select(a == V(0), V(0), a * M::log(a));
+  template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
+    return Math::select(a == V(0), V(0), a * Math::log(a));
   }
   template <class F, class G> static constexpr auto backward(F f, G g) { return (log(f) + cst<1>) * g; }
 };

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <kops/reductions/detail/ksmallest.hpp>
+#include <kops/reductions/sum.hpp>
 
 namespace kops {
 
@@ -8,6 +9,8 @@ template <int K>
 struct argkmin_op : detail::ksmallest_op<K, detail::ksmallest_output::indices> {
   static constexpr const char* name = "argkmin_reduction";
   static constexpr const char* keops_name = "ArgKMin";
+  // Piecewise constant: the gradient is zero.
+  template <class Rq> static constexpr auto gradient(Rq) { return zero_gradient_t<Rq>{}; }
 };
 
 /// argkmin_reduction<K>(f, axis): the indices (std::int64_t) of the K smallest values of each component over the axis, in the order of kmin_reduction: K * dim f indices per output row. Gradient: zero.

@@ -1,12 +1,15 @@
 #pragma once
 
 #include <kops/reductions/detail/extremum.hpp>
+#include <kops/reductions/sum.hpp>
 
 namespace kops {
 
 struct argmax_op : detail::extremum_op<true, detail::extremum_output::index> {
   static constexpr const char* name = "argmax_reduction";
   static constexpr const char* keops_name = "ArgMax";
+  // Piecewise constant: the gradient is zero.
+  template <class Rq> static constexpr auto gradient(Rq) { return zero_gradient_t<Rq>{}; }
 };
 
 /// argmax_reduction(f, axis): index of the component-wise maximum over the axis, as std::int64_t (dim f indices). Gradient: zero.

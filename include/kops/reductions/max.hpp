@@ -1,12 +1,15 @@
 #pragma once
 
 #include <kops/reductions/detail/extremum.hpp>
+#include <kops/reductions/detail/payload.hpp>
 
 namespace kops {
 
 struct max_op : detail::extremum_op<true, detail::extremum_output::value> {
   static constexpr const char* name = "max_reduction";
   static constexpr const char* keops_name = "Max";
+  // One-hot at the arg (KeOps has none): reductions/detail/payload.hpp.
+  template <class Rq> static constexpr auto gradient(Rq) { return detail::extremum_gradient<true>(Rq{}); }
 };
 
 /// max_reduction(f, axis): component-wise maximum over the axis (dim f values).

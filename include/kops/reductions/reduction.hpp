@@ -1,6 +1,10 @@
 #pragma once
 
+#include <concepts>
 #include <cstdint>
+#include <type_traits>
+
+#include <kops/core/concepts.hpp>
 #include <kops/core/constant.hpp>
 #include <kops/core/variables.hpp>
 
@@ -42,14 +46,15 @@ struct pad_signature<type_list<S...>, N> {
 ///   template <int D> out_dim                  components written per output row
 ///   template <class T> out_t                  output element: T, or std::int64_t for indices
 ///   template <class V, class IV, int D> acc   accumulator (V values, IV indices)
-///   init<M, V, D>(j0)                         empty accumulator; j0 = first index of the
+///   init<Math, V, D>(j0)                      empty accumulator; j0 = first index of the
 ///                                             range (-1 if the range is empty)
-///   accumulate<M>(acc&, vec<V,D> x, IV j)     fold one term in (j increasing)
-///   combine<M>(acc& a, const acc& b)          merge b, whose range follows a's
-///   finalize<M>(const acc&, lane, out_t* row) write one output row
+///   accumulate<Math>(acc&, vec<V,D> x, IV j)  fold one term in (j increasing)
+///   combine<Math>(acc& a, const acc& b)       merge b, whose range follows a's
+///   finalize<Math>(const acc&, lane, out_t* row)  write one output row
 /// ```
-/// and is written once for every backend: M (the math provider) abstracts
-/// scalars vs SIMD packs.
+/// and is written once for every backend: Math (the math provider, a
+/// MathProvider) abstracts scalars vs SIMD packs. (The ReductionOp concept below
+/// states it; gradient rules: gradient_request.)
 ///
 /// Arity: the number of arguments eval takes, when larger than what F reads
 /// (a gradient keeps the arguments of the formula it came from, even those that
@@ -77,6 +82,52 @@ concept ReductionType = std::derived_from<R, reduction_node> && requires {
   typename R::formula;
   { R::dim } -> std::convertible_to<int>;
 };
+
+/// What a reduction op's gradient rule receives. An op that can be
+/// differentiated declares
+/// ```text
+///   template <class Rq> static constexpr auto gradient(Rq)
+/// ```
+/// returning the reduction (or Chained pair of reductions) that computes
+/// [d out / d var]^T input, as formula nodes declare vjp; kops::grad
+/// (autodiff/reduction_grad.hpp) checks the call and dispatches to it.
+template <class F, class A, int Arity, class V, class E>
+struct gradient_request {
+  using formula = F;
+  using axis = A;
+  using var = V;    // the variable differentiated against
+  using input = E;  // the gradient input: one row per output row, dim of the output
+  static constexpr int arity = Arity;  // the arguments of the gradient reduction (input included)
+  static constexpr category row_cat = A::value == 1 ? category::i : category::j;
+  static constexpr category red_cat = A::value == 1 ? category::j : category::i;
+  // V is indexed by the reduced axis: the gradient has one row per value of
+  // that axis, so it reduces over the other one (grad_axis).
+  static constexpr bool reduced = V::cat == red_cat;
+  using grad_axis = std::conditional_t<reduced, axis_tag<1 - A::value>, A>;
+};
+
+/// The accumulator of a reduction op over a formula of dim D, in context Ctx:
+/// what its init returns (an op's `acc` template, or, for the summation
+/// schemes of reductions/detail/scheme_sum.hpp, their own).
+template <class Op, class Ctx, int D>
+using reduction_acc_t = decltype(Op::template init<math_t<Ctx>, value_t<Ctx>, D>(std::int64_t{0}));
+
+/// A reduction op (the table above), usable in the evaluation context Ctx over
+/// a formula of dim D: init, accumulate, combine and finalize with Ctx's value,
+/// index and math types.
+template <class Op, class Ctx, int D>
+concept ReductionOp =
+    EvaluationContext<Ctx> &&
+    requires(reduction_acc_t<Op, Ctx, D>& a, const reduction_acc_t<Op, Ctx, D>& b, const vec<value_t<Ctx>, D>& x,
+             const typename math_t<Ctx>::template index_t<value_t<Ctx>>& j,
+             typename Op::template out_t<typename Ctx::scalar_type>* row) {
+      { Op::name } -> std::convertible_to<const char*>;
+      { Op::keops_name } -> std::convertible_to<const char*>;
+      { Op::template out_dim<D> } -> std::convertible_to<int>;
+      Op::template accumulate<math_t<Ctx>>(a, x, j);
+      Op::template combine<math_t<Ctx>>(a, b);
+      Op::template finalize<math_t<Ctx>>(b, 0, row);
+    };
 
 // What every reduction builder checks about its formula.
 template <Formula F>

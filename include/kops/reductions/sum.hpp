@@ -16,25 +16,38 @@ struct sum_op {
     vec<V, D> s;
   };
 
-  template <class M, class V, int D>
+  template <class Math, class V, int D>
   KOPS_HD KOPS_INLINE static auto init(std::int64_t) {
-    acc<V, typename M::template index_t<V>, D> a;
+    acc<V, typename Math::template index_t<V>, D> a;
     for (int k = 0; k < D; ++k) a.s[k] = V(0);
     return a;
   }
-  template <class M, class V, class IV, int D>
+  template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void accumulate(acc<V, IV, D>& a, const vec<V, D>& x, const IV&) {
     for (int k = 0; k < D; ++k) a.s[k] = a.s[k] + x[k];
   }
-  template <class M, class V, class IV, int D>
+  template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void combine(acc<V, IV, D>& a, const acc<V, IV, D>& b) {
     for (int k = 0; k < D; ++k) a.s[k] = a.s[k] + b.s[k];
   }
-  template <class M, class V, class IV, int D, class Out>
+  template <class Math, class V, class IV, int D, class Out>
   KOPS_HD KOPS_INLINE static void finalize(const acc<V, IV, D>& a, int lane, Out* row) {
-    for (int k = 0; k < D; ++k) row[k] = M::lane(a.s[k], lane);
+    for (int k = 0; k < D; ++k) row[k] = Math::lane(a.s[k], lane);
+  }
+
+  // Gradient (reductions/reduction.hpp: gradient_request): the sum of
+  // [d_v f]^T e over the same pairs, over the other axis when v is indexed by
+  // the reduced one.
+  template <class Rq>
+  static constexpr auto gradient(Rq) {
+    using G = decltype(grad(typename Rq::formula{}, typename Rq::var{}, typename Rq::input{}));
+    return Reduction<sum_op, G, typename Rq::grad_axis, Rq::arity>{};
   }
 };
+
+/// The zero gradient (a sum of the zero formula: no work) for a gradient request.
+template <class Rq>
+using zero_gradient_t = Reduction<sum_op, Zero<Rq::var::dim>, typename Rq::grad_axis, Rq::arity>;
 
 /// sum_reduction(f, axis): out = sum over the axis of f, component-wise (dim f).
 /// Empty range: 0.

@@ -1,7 +1,15 @@
 #pragma once
 
+#include <kops/ops/add.hpp>
 #include <kops/ops/concat.hpp>
+#include <kops/ops/exp.hpp>
+#include <kops/ops/extract.hpp>
+#include <kops/ops/mult.hpp>
+#include <kops/ops/subtract.hpp>
+#include <kops/ops/sum.hpp>
+#include <kops/reductions/chained.hpp>
 #include <kops/reductions/detail/expsum.hpp>
+#include <kops/reductions/sum.hpp>
 
 namespace kops {
 
@@ -9,6 +17,33 @@ struct sumsoftmaxweight_op : detail::expsum_op<detail::softmax_fin> {
   static constexpr const char* name = "sumsoftmaxweight_reduction";
   static constexpr const char* keops_name = "SumSoftMaxWeight";
   static constexpr bool weighted = true;
+
+  // Gradient (identities below): w.r.t. row variables and parameters, another
+  // shifted-exponential sum; w.r.t. a variable of the reduced axis, two passes
+  // (Chained): O = (log sum exp f, out) of every output row first, then, with
+  // p = exp(f - O_0) the softmax weights, a sum over the other axis of
+  //   [d_V f]^T p (g . e - out . e) + [d_V g]^T (p e).
+  template <class Rq>
+  static constexpr auto gradient(Rq) {
+    using F = typename Rq::formula;
+    using V = typename Rq::var;
+    using E = typename Rq::input;
+    using F1 = operand_t<F, 0>;  // the exponent f
+    using G = operand_t<F, 1>;   // the weight g
+    if constexpr (Rq::reduced) {
+      using First = Reduction<detail::lse_softmax_op, F, typename Rq::axis, Rq::arity>;
+      using O = Var<Rq::row_cat, Rq::arity, First::dim>;
+      const auto p = exp(F1{} - elem<0>(O{}));
+      const auto o = extract<1, G::dim>(O{});
+      using H = decltype(grad(F1{}, V{}, p * (sum(G{} * E{}) - sum(o * E{}))) + grad(G{}, V{}, p * E{}));
+      if constexpr (is_zero_v<H>) return zero_gradient_t<Rq>{};
+      else return Chained<First, Reduction<sum_op, H, typename Rq::grad_axis, Rq::arity + 1>>{};
+    } else {
+      const auto ge = sum(G{} * E{});
+      using H = decltype(detail::concat_all(ge, grad(F1{}, V{}, ge) + grad(G{}, V{}, E{}), grad(F1{}, V{}, IntConst<1>{})));
+      return Reduction<detail::sumsoftmaxweight_grad_op<V::dim>, Concat<F1, H>, typename Rq::axis, Rq::arity>{};
+    }
+  }
 };
 
 /// sumsoftmaxweight_reduction(f, g, axis): out = sum softmax(f) g = sum exp(f) g / sum exp(f)

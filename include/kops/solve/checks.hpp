@@ -1,7 +1,7 @@
 // What every backend's kops::solve checks before it runs: the formula and the
 // unknown at compile time, the call's pointers at compile time, the sizes,
-// pointers and options at run time; and the split of a call's trailing
-// options from its pointers.
+// pointers and options at run time. (The split of a call's trailing options
+// from its pointers is the eval front end's, detail/dispatch.hpp.)
 #pragma once
 
 #include <cstdint>
@@ -13,6 +13,7 @@
 #include <kops/core/error.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/detail/dispatch.hpp>
 #include <kops/reductions/reduction.hpp>
 #include <kops/reductions/sum.hpp>
 #include <kops/solve/linear.hpp>
@@ -64,48 +65,6 @@ constexpr bool check_solve_pointers() {
   constexpr bool same = (std::is_same_v<E, std::remove_cv_t<Args>> && ...);
   static_assert(same, "kops::solve: every argument must have the element type of the solution array");
   return count && real && writable && same;
-}
-
-// Number of leading pointers among a call's trailing arguments.
-template <class... Rest>
-constexpr std::size_t leading_pointers() {
-  constexpr bool is_pointer[] = {std::is_pointer_v<Rest>..., false};
-  std::size_t k = 0;
-  while (k < sizeof...(Rest) && is_pointer[k]) ++k;
-  return k;
-}
-
-// How many of the arguments P + I of All have type O (a function, not a nested
-// lambda over the pack I: nvcc rejects that).
-template <class O, class All, std::size_t P, std::size_t... I>
-constexpr int count_type(std::index_sequence<I...>) {
-  return (0 + ... + (std::is_same_v<std::tuple_element_t<P + I, All>, O> ? 1 : 0));
-}
-
-// Whether what follows the pointers is a list of distinct types among Opts.
-template <class... Opts, class... Rest>
-constexpr bool valid_option_tail(type_list<Opts...>, type_list<Rest...>) {
-  constexpr std::size_t P = leading_pointers<Rest...>();
-  using All = std::tuple<std::remove_cvref_t<Rest>..., void>;
-  constexpr auto tail = std::make_index_sequence<sizeof...(Rest) - P>{};
-  return (0 + ... + count_type<Opts, All, P>(tail)) == int(sizeof...(Rest) - P) &&
-         ((count_type<Opts, All, P>(tail) <= 1) && ...);
-}
-
-// Calls f(std::tuple<Opts...>{options given, the others default}, pointers...).
-template <class... Opts, class Fn, class... Rest>
-decltype(auto) split_solve_call(type_list<Opts...>, Fn&& f, const Rest&... rest) {
-  constexpr std::size_t P = leading_pointers<Rest...>();
-  const auto all = std::forward_as_tuple(rest...);
-  std::tuple<Opts...> opts{};
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    ((std::get<std::remove_cvref_t<std::tuple_element_t<P + I, std::tuple<Rest...>>>>(opts) =
-          std::get<P + I>(all)),
-     ...);
-  }(std::make_index_sequence<sizeof...(Rest) - P>{});
-  return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
-    return f(std::as_const(opts), std::get<I>(all)...);
-  }(std::make_index_sequence<P>{});
 }
 
 // The solve's settings once the options are resolved.

@@ -37,7 +37,7 @@ template <class K>
 __device__ KOPS_INLINE typename K::acc_type
 reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::int64_t jb, std::int64_t je) {
   using T = typename K::value_type;
-  using M = typename K::math;
+  using Math = typename K::math;
   using F = typename K::formula;
   using Op = typename K::op;
   using Sig = typename K::signature;
@@ -50,7 +50,7 @@ reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::
   if constexpr (K::param_dims > 0) gather<category::param, Sig>::row(ctx.prm, a.p, 0);
   ctx.red = nullptr;
 
-  auto acc = Op::template init<M, T, F::dim>(jb < je ? jb : -1);
+  auto acc = Op::template init<Math, T, F::dim>(jb < je ? jb : -1);
   // A narrow tile row is copied to registers before the formula reads it, so
   // that nothing in the formula (an inline-asm exp2 of the fast policy, which
   // nvcc treats as touching memory) makes the compiler load it again.
@@ -80,12 +80,12 @@ reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::
         } else {
           ctx.red = tile + jj * K::red_dims;
         }
-        Op::template accumulate<M>(acc, F::eval(ctx), M::template index<T>(j0 + jj));
+        Op::template accumulate<Math>(acc, F::eval(ctx), Math::template index<T>(j0 + jj));
       }
       if constexpr (flush_tiles > 0) {
         if (++tiles_unflushed == flush_tiles) {
           tiles_unflushed = 0;
-          Op::template flush<M>(acc);
+          Op::template flush<Math>(acc);
         }
       }
     }

@@ -1,9 +1,8 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <tuple>
-#include <type_traits>
-#include <utility>
 
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/kernel_traits.hpp>
@@ -12,12 +11,49 @@
 #include <kops/core/policy.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/core/scalar_math.hpp>
-#include <kops/detail/arguments.hpp>
-#include <kops/reductions/chained.hpp>
+#include <kops/detail/dispatch.hpp>
 #include <kops/reductions/reduction.hpp>
 
 namespace kops::cuda {
 namespace detail {
+
+// The GPU backend as the front end (detail/dispatch.hpp) sees it: one pass
+// is one launch (GPU_1D, or GPU_2D and its combine) on opts.stream and
+// opts.device; a temporary is a stream-ordered device buffer.
+struct device_backend {
+  using option_types = type_list<options>;
+  const char* where;
+  options opts;
+
+  device_backend(const char* w, const std::tuple<options>& o) : where(w), opts(std::get<0>(o)) {}
+  device_backend(const char* w, const options& o) : where(w), opts(o) {}
+
+  // The two passes of a Chained reduction share the buffer, on opts.device
+  // (set once here: `inner` leaves the device as it finds it).
+  template <class T, class F>
+  bool with_temporary(std::size_t n, F&& f) {
+    device_guard guard(opts.device, where);
+    if (!guard.ok()) return false;
+    device_facts facts;
+    if (!current_facts(where, facts)) return false;
+    stream_buffer buffer(n * sizeof(T), opts.stream, facts.memory_pools, where,
+                         "the first pass of a two-pass gradient");
+    if (!buffer.ok()) return false;
+    device_backend inner(where, options{opts.stream, opts.scheme, -1, opts.gpu_2d_chunk});
+    if (!f(inner, buffer.get<T>())) return false;
+    return buffer.release(where, "the first pass of a two-pass gradient");
+  }
+
+  template <class Pol, class Red, class T, class Out>
+  bool launch(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
+    using K = kernel_traits<Red, T, Pol::prec, Pol::scheme, Pol::acc>;
+    typename K::args_type a{};
+    for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
+    device_guard guard(opts.device, where);
+    if (!guard.ok()) return false;
+    return kops::cuda::detail::launch<K>(a, e.rows, e.cols, out, opts, where);
+  }
+};
 
 // Checks, then runs on opts.device (if set). `ptrs`: Red::nargs device pointers.
 // Pol: kops::policy<precision, sum_scheme, dtype_acc> (core/policy.hpp).
@@ -27,93 +63,9 @@ namespace detail {
 template <class Pol, class Red, class T, class Out>
 [[nodiscard]] bool run(std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs, const options& opts,
                        const char* where) {
-  if (!kops::detail::check_arguments<Red>(where, M, N, out, ptrs)) return false;
-  if (!kops::detail::check_no_overlap<Red>(where, M, N, out, ptrs)) return false;
-  if constexpr (is_chained_v<Red>) {
-    // Two passes (reductions/chained.hpp): First into a stream-ordered
-    // temporary, then Second reading it as its last argument.
-    using First = typename Red::first;
-    const std::int64_t rows1 = First::row_cat == category::i ? M : N;
-    device_guard guard(opts.device, where);
-    if (!guard.ok()) return false;
-    device_facts facts;
-    if (!current_facts(where, facts)) return false;
-    stream_buffer buffer(std::size_t(rows1) * First::dim * sizeof(T), opts.stream, facts.memory_pools, where,
-                         "the first pass of a two-pass gradient");
-    if (!buffer.ok()) return false;
-    const options here{opts.stream, opts.scheme, -1, opts.gpu_2d_chunk};
-    if (!run<Pol, First>(M, N, buffer.get<T>(), ptrs, here, where)) return false;
-    const T* ptrs2[Red::nargs + 1];
-    for (int k = 0; k < Red::nargs; ++k) ptrs2[k] = ptrs[k];
-    ptrs2[Red::nargs] = buffer.get<T>();
-    if (!run<Pol, typename Red::second>(M, N, out, ptrs2, here, where)) return false;
-    return buffer.release(where, "the first pass of a two-pass gradient");
-  } else {
-    const std::int64_t rows = Red::row_cat == category::i ? M : N;
-    // A sum of the zero formula is zero: an empty reduced range gives it.
-    const std::int64_t cols = Red::no_work ? 0 : Red::row_cat == category::i ? N : M;
-    if (rows == 0) return true;
-    using K = kernel_traits<Red, T, Pol::prec, Pol::scheme, Pol::acc>;
-    typename K::args_type a{};
-    for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
-    device_guard guard(opts.device, where);
-    if (!guard.ok()) return false;
-    return launch<K>(a, rows, cols, out, opts, where);
-  }
-}
-
-template <class... Ts>
-inline constexpr bool ends_with_options = false;
-template <class T, class... Ts>
-inline constexpr bool ends_with_options<T, Ts...> =
-    std::is_same_v<std::remove_cvref_t<std::tuple_element_t<sizeof...(Ts), std::tuple<T, Ts...>>>, options>;
-
-template <class A>
-inline constexpr bool is_argument_pointer_v =
-    std::is_pointer_v<A> && !std::is_same_v<std::remove_cv_t<std::remove_pointer_t<A>>, options>;
-
-// Calls f(opts, pointers...) with the trailing options object split off (or
-// default options when there is none).
-template <class Fn, class... Rest>
-void split_options(Fn&& f, const Rest&... rest) {
-  if constexpr (ends_with_options<Rest...>) {
-    const auto all = std::forward_as_tuple(rest...);
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      f(std::get<sizeof...(Rest) - 1>(all), std::get<I>(all)...);
-    }(std::make_index_sequence<sizeof...(Rest) - 1>{});
-  } else {
-    f(options{}, rest...);
-  }
-}
-
-// The compile-time checks of eval and eval_host; true when the call is well
-// formed (the callers compile the call only then, so that a failed check is
-// the only error reported).
-template <class Red, class Out, class... Args>
-constexpr bool check_call() {
-  using T = kops::detail::call_element_t<Out, Args...>;
-  constexpr bool same = (std::is_same_v<T, std::remove_cv_t<Args>> && ...);
-  constexpr bool count = sizeof...(Args) == Red::nargs;
-  constexpr bool output = std::is_same_v<Out, typename Red::op::template out_t<T>>;
-  static_assert(count,
-                "kops::cuda::eval: pass exactly one pointer per argument index of the formula "
-                "(0 .. max index), in index order");
-  static_assert(output,
-                "kops::cuda::eval: wrong output pointer type (value reductions write T*, "
-                "index reductions such as argmin write std::int64_t*, value-and-index reductions such as "
-                "min_argmin write kops::value_index<T>*)");
-  return same && count && output;
-}
-
-template <class... Rest>
-constexpr bool check_pointers() {
-  if constexpr (ends_with_options<Rest...>) {
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return (is_argument_pointer_v<std::tuple_element_t<I, std::tuple<Rest...>>> && ...);
-    }(std::make_index_sequence<sizeof...(Rest) - 1>{});
-  } else {
-    return (is_argument_pointer_v<Rest> && ...);
-  }
+  if (!kops::detail::check_call_arguments<Red>(where, M, N, out, ptrs)) return false;
+  device_backend be(where, opts);
+  return kops::detail::run_passes<Pol, Red>(be, M, N, out, ptrs);
 }
 
 } // namespace detail
@@ -150,24 +102,8 @@ constexpr bool check_pointers() {
 /// order (arrays decay to pointers, as for the CPU backend), optionally
 /// followed by one kops::cuda::options.
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
-void eval(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
-  static_assert(kops::detail::valid_policies_v<Policy...>,
-                "kops::cuda::eval: the template arguments are policies, at most one of each kind: "
-                "a kops::precision, a kops::sum_scheme, a kops::dtype_acc");
-  constexpr bool pointers = detail::check_pointers<Rest...>();
-  static_assert(pointers,
-                "kops::cuda::eval: after the output pointer, pass one device pointer per argument "
-                "index, optionally followed by a kops::cuda::options (last)");
-  if constexpr (pointers) {
-    detail::split_options(
-        [&]<class... Args>(const options& opts, const Args*... args) {
-          if constexpr (detail::check_call<Red, Out, Args...>()) {
-            const kops::detail::call_element_t<Out, Args...>* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};
-            (void)detail::run<kops::detail::policy_of_t<Policy...>, Red>(M, N, out, ptrs, opts, "kops::cuda::eval");
-          }
-        },
-        rest...);
-  }
+void eval(Red red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
+  kops::detail::eval_call<detail::device_backend, Policy...>("kops::cuda::eval", red, M, N, out, rest...);
 }
 
 } // namespace kops::cuda

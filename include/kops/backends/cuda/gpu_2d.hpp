@@ -137,7 +137,7 @@ __global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
 gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int64_t rows,
                       const std::int64_t chunks, const int row_shift, const int groups,
                       typename K::out_type* const out) {
-  using M = typename K::math;
+  using Math = typename K::math;
   using acc_type = typename K::acc_type;
   const int t = threadIdx.x;
   const int g = t >> row_shift;
@@ -147,7 +147,7 @@ gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int6
   if (valid) {
     const std::int64_t c0 = chunks * g / groups, c1 = chunks * (g + 1) / groups;  // c0 < c1: groups <= chunks
     acc = scratch[c0 * rows + row];
-    for (std::int64_t c = c0 + 1; c < c1; ++c) K::op::template combine<M>(acc, scratch[c * rows + row]);
+    for (std::int64_t c = c0 + 1; c < c1; ++c) K::op::template combine<Math>(acc, scratch[c * rows + row]);
   }
   if constexpr (gpu_2d_combine_traits<K>::tree) {
     // shared:(slots, rows per block); at step s group g (a multiple of 2s)
@@ -160,13 +160,13 @@ gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int6
       for (int s = 1; s < groups; s *= 2) {
         __syncthreads();
         if (valid && g % (2 * s) == 0 && g + s < groups) {
-          K::op::template combine<M>(acc, partial[t + (s << row_shift)]);
+          K::op::template combine<Math>(acc, partial[t + (s << row_shift)]);
           partial[t] = acc;
         }
       }
     }
   }
-  if (valid && g == 0) K::op::template finalize<M>(acc, 0, out + row * K::reduction::dim);
+  if (valid && g == 0) K::op::template finalize<Math>(acc, 0, out + row * K::reduction::dim);
 }
 
 // True when both passes are queued; false after a reported failure (without

@@ -2,14 +2,14 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <type_traits>
+#include <tuple>
 
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/error.hpp>
 #include <kops/backends/cuda/eval.hpp>
 #include <kops/backends/cuda/options.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/detail/dispatch.hpp>
 
 namespace kops::cuda {
 namespace detail {
@@ -47,41 +47,49 @@ template <class Red, class T>
   return ok;
 }
 
-// True when `out` holds the result; false after a reported failure (only
-// without exceptions; after bad input `out` is untouched).
-template <class Pol, class Red, class T, class Out>
-[[nodiscard]] bool run_host(std::int64_t M, std::int64_t N, Out* out, const T* const* host, const options& opts) {
-  constexpr const char* where = "kops::cuda::eval_host";
-  if (!kops::detail::check_arguments<Red>(where, M, N, out, host)) return false;
-  if (!kops::detail::check_no_overlap<Red>(where, M, N, out, host)) return false;
-  const std::int64_t rows = Red::row_cat == category::i ? M : N;
-  if (rows == 0) return true;
+// kops::cuda::eval_host for the front end (detail/dispatch.hpp): its call
+// copies the arguments in, runs the passes on the device (device_backend), and
+// copies the output back. call() is true when `out` holds the result; false
+// after a reported failure (only without exceptions; `out` then untouched).
+struct host_copy_backend {
+  using option_types = type_list<options>;
+  static constexpr bool own_call = true;
+  const char* where;
+  options opts;
 
-  device_guard guard(opts.device, where);
-  if (!guard.ok()) return false;
-  device_facts facts;
-  if (!current_facts(where, facts)) return false;
-  const cudaStream_t stream = opts.stream;
+  host_copy_backend(const char* w, const std::tuple<options>& o) : where(w), opts(std::get<0>(o)) {}
 
-  constexpr int nargs = Red::nargs;
-  stream_buffer buffers[nargs > 0 ? nargs : 1];
-  const T* device[nargs > 0 ? nargs : 1] = {};
-  if (!copy_arguments_to_device<Red>(M, N, host, buffers, device, stream, facts.memory_pools, where)) return false;
+  template <class Pol, class Red, class T, class Out>
+  [[nodiscard]] bool call(std::int64_t M, std::int64_t N, Out* out, const T* const* host) {
+    const std::int64_t rows = kops::detail::output_rows<Red>(M, N);
+    if (rows == 0) return true;
 
-  const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out);
-  stream_buffer dout(out_bytes, stream, facts.memory_pools, where, "the output");
-  if (!dout.ok()) return false;
-  if (!run<Pol, Red>(M, N, dout.get<Out>(), device, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where))
-    return false;
-  if (!check(cudaMemcpyAsync(out, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream), where,
-             "copying the output to the host"))
-    return false;
-  if (!check(cudaStreamSynchronize(stream), where, "running the reduction (cudaStreamSynchronize)")) return false;
-  if (!dout.release(where, "the output")) return false;
-  for (auto& b : buffers)
-    if (!b.release(where, "an argument buffer")) return false;
-  return true;
-}
+    device_guard guard(opts.device, where);
+    if (!guard.ok()) return false;
+    device_facts facts;
+    if (!current_facts(where, facts)) return false;
+    const cudaStream_t stream = opts.stream;
+
+    constexpr int nargs = Red::nargs;
+    stream_buffer buffers[nargs > 0 ? nargs : 1];
+    const T* device[nargs > 0 ? nargs : 1] = {};
+    if (!copy_arguments_to_device<Red>(M, N, host, buffers, device, stream, facts.memory_pools, where)) return false;
+
+    const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out);
+    stream_buffer dout(out_bytes, stream, facts.memory_pools, where, "the output");
+    if (!dout.ok()) return false;
+    device_backend dev(where, options{stream, opts.scheme, -1, opts.gpu_2d_chunk});
+    if (!kops::detail::run_passes<Pol, Red>(dev, M, N, dout.get<Out>(), device)) return false;
+    if (!check(cudaMemcpyAsync(out, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream), where,
+               "copying the output to the host"))
+      return false;
+    if (!check(cudaStreamSynchronize(stream), where, "running the reduction (cudaStreamSynchronize)")) return false;
+    if (!dout.release(where, "the output")) return false;
+    for (auto& b : buffers)
+      if (!b.release(where, "an argument buffer")) return false;
+    return true;
+  }
+};
 
 } // namespace detail
 
@@ -101,24 +109,8 @@ template <class Pol, class Red, class T, class Out>
 /// both go to the kops::set_error_handler handler and eval_host returns at once
 /// (after bad input, before any CUDA call, `out` untouched).
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
-void eval_host(Red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
-  static_assert(kops::detail::valid_policies_v<Policy...>,
-                "kops::cuda::eval_host: the template arguments are policies, at most one of each kind: "
-                "a kops::precision, a kops::sum_scheme, a kops::dtype_acc");
-  constexpr bool pointers = detail::check_pointers<Rest...>();
-  static_assert(pointers,
-                "kops::cuda::eval_host: after the output pointer, pass one host pointer per argument "
-                "index, optionally followed by a kops::cuda::options (last)");
-  if constexpr (pointers) {
-    detail::split_options(
-        [&]<class... Args>(const options& opts, const Args*... args) {
-          if constexpr (detail::check_call<Red, Out, Args...>()) {
-            const kops::detail::call_element_t<Out, Args...>* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};
-            (void)detail::run_host<kops::detail::policy_of_t<Policy...>, Red>(M, N, out, ptrs, opts);
-          }
-        },
-        rest...);
-  }
+void eval_host(Red red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
+  kops::detail::eval_call<detail::host_copy_backend, Policy...>("kops::cuda::eval_host", red, M, N, out, rest...);
 }
 
 } // namespace kops::cuda

@@ -22,7 +22,7 @@
 #include <kops/core/scalar_math.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/detail/arguments.hpp>
-#include <kops/ops/exp2.hpp>
+#include <kops/lowering/lower.hpp>
 #include <kops/reductions/detail/scheme_sum.hpp>
 
 namespace kops::cuda::detail {
@@ -38,10 +38,10 @@ using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math
 
 // What is evaluated: the reduction's formula with repeated sub-formulas
 // factorized (core/factorize.hpp), as on the CPU; under the fast policy in
-// float, with exp(a) rewritten as exp2(a log2 e) (ops/exp2.hpp: log2 e joins
+// float, with exp(a) rewritten as exp2(a log2 e) (lowering/lower.hpp: log2 e joins
 // a's invariant factors), which fast_math maps to the ex2.approx instruction
 // that __expf also ends in. Double has no fast exponential: its fast policy
-// evaluates the same formula as the accurate one (ops/exp2.hpp: policy_formula_t).
+// evaluates the same formula as the accurate one (lowering/lower.hpp: policy_formula_t).
 template <class Red, class T, precision P>
 using gpu_formula_t =
     policy_formula_t<Red, std::is_same_v<T, float> ? P : precision::accurate>;

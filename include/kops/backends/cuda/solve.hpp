@@ -232,7 +232,7 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
   static_assert(tail_ok, "kops::cuda::solve: after the solution array, pass one device pointer per argument "
                          "index, optionally followed by a kops::solve_options and/or a kops::cuda::options");
   if constexpr (formula_ok && tail_ok) {
-    return kops::detail::split_solve_call(
+    return kops::detail::split_call(
         detail::solve_option_types{},
         [&]<class... Args>(const std::tuple<solve_options, options>& o, const Args*... args) -> solve_result {
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
@@ -270,7 +270,7 @@ solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T*
   static_assert(tail_ok, "kops::cuda::solve_host: after the solution array, pass one host pointer per argument "
                          "index, optionally followed by a kops::solve_options and/or a kops::cuda::options");
   if constexpr (formula_ok && tail_ok) {
-    return kops::detail::split_solve_call(
+    return kops::detail::split_call(
         detail::solve_option_types{},
         [&]<class... Args>(const std::tuple<solve_options, options>& o, const Args*... args) -> solve_result {
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {

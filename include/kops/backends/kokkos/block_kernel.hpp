@@ -18,18 +18,13 @@
 #include <type_traits>
 
 #include <kops/backends/kokkos/pack.hpp>
-#include <kops/backends/kokkos/scaled_exp.hpp>
-#include <kops/core/factorize.hpp>
-#include <kops/ops/exp2.hpp>
+#include <kops/config.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/lowering/lower.hpp>
 #include <kops/reductions/detail/scheme_sum.hpp>
 #include <kops/reductions/reduction.hpp>
-
-#ifndef KOPS_CPU_UNROLL
-#define KOPS_CPU_UNROLL 2
-#endif
 
 namespace kops::kokkos {
 
@@ -63,13 +58,22 @@ struct block_context {
   }
 };
 
+// What the CPU math provider offers beyond the common set (lowering/lower.hpp):
+// exp_scaled(a, b) = e^(a b), the product unrounded (simd_math.hpp: vexp_scaled).
+struct cpu_target {
+  static constexpr bool exp_scaled = true;
+};
+// The formula the CPU backend evaluates for a reduction under a precision policy.
+template <class Red, precision P>
+using cpu_formula_t = policy_formula_t<Red, P, cpu_target>;
+
 // Pol: the call's policies (core/policy.hpp).
 template <class Red, class T, class Out, class Pol>
 struct block_kernel {
   static constexpr precision Pr = Pol::prec;
   // The fast policy evaluates exp(a) as exp2(a log2 e), log2 e folded into a's
   // invariant factors; the accurate one exp(a b), b invariant, as exp_scaled(a, b)
-  // (scaled_exp.hpp); repeated sub-formulas are evaluated once.
+  // (lowering/lower.hpp); repeated sub-formulas are evaluated once.
   using F = cpu_formula_t<Red, Pr>;
   // sum_op under a summation scheme / accumulator type: reductions/detail/scheme_sum.hpp.
   // Block sums are flushed by the loop below (no per-term counter).
@@ -82,12 +86,12 @@ struct block_kernel {
   static constexpr int U = KOPS_CPU_UNROLL;
   static constexpr int rows_per_block = U * L;
   using P = simd::pack<T, L>;
-  using M = std::conditional_t<Pr == precision::fast, simd::pack_math_fast, simd::pack_math>;
+  using Math = std::conditional_t<Pr == precision::fast, simd::pack_math_fast, simd::pack_math>;
   static constexpr category row_cat = Red::row_cat;
   static constexpr int tile_dims = kops::detail::row_dims<Sig, row_cat>();
   static constexpr int tile_size = (tile_dims > 0 ? tile_dims : 1) * L;
 
-  using Acc = decltype(Op::template init<M, P, F::dim>(0));
+  using Acc = decltype(Op::template init<Math, P, F::dim>(0));
 
   const T* const* args;
   Out* out;
@@ -97,13 +101,43 @@ struct block_kernel {
   // so that arg reductions report indices on the whole axis.
   std::int64_t index0 = 0;
 
+  using context = block_context<P, row_cat, Sig, Math>;
+
+  // The terms [r0, r1) of the reduced axis folded into acc: pack u on term r
+  // at step r, or, Shifted, on term r + shift[u] (the one-pack split below).
+  // Inlined into accumulate, and accumulate into its callers: out-of-line
+  // copies of this loop cut the code a translation unit compiles per reduction
+  // by a third but cost 1.5% of the fast policy's speed on full blocks
+  // (bench/run_cpu.sh) and 1.5-3.5% on one-pack blocks (bench_threads, M = 16).
+  template <bool Shifted>
+  KOPS_INLINE void run_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t r0,
+                             const std::int64_t r1) const {
+    auto terms = [&](std::int64_t c0, std::int64_t c1) {
+      for (std::int64_t r = c0; r < c1; ++r) {
+        for (int u = 0; u < U; ++u) {
+          const std::int64_t ru = Shifted ? r + shift[u] : r;
+          ctx[u].r = ru;
+          Op::template accumulate<Math>(acc[u], F::eval(ctx[u]), Math::template index<P>(index0 + ru));
+        }
+      }
+    };
+    if constexpr (kops::detail::caller_flushes_v<Op>) {
+      for (std::int64_t c = r0; c < r1; c += Op::flush_every) {
+        terms(c, std::min(r1, c + Op::flush_every));
+        for (int u = 0; u < U; ++u) Op::template flush<Math>(acc[u]);
+      }
+    } else {
+      terms(r0, r1);
+    }
+  }
+
   // The accumulators of rows block * rows_per_block + u * L + [0, L) after the
   // terms [r_begin, r_end) of the reduced axis (not finalized); valid[u] of
   // those rows exist. The whole axis: r_begin = 0, r_end = cols.
   KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U], const std::int64_t r_begin,
                               const std::int64_t r_end) const {
     alignas(64) T tile[U][tile_size];
-    block_context<P, row_cat, Sig, M> ctx[U];
+    context ctx[U];
     for (int u = 0; u < U; ++u) {
       const std::int64_t row0 = block * rows_per_block + u * L;
       // A sub-block past the end repeats the last row: it computes, writes nothing.
@@ -112,28 +146,9 @@ struct block_kernel {
       kops::detail::fill_tile<Sig, row_cat, L>(tile[u], args, first, valid[u] > 0 ? valid[u] : 1);
       ctx[u] = {tile[u], args, 0};
     }
-    for (int u = 0; u < U; ++u) acc[u] = Op::template init<M, P, F::dim>(r_end > r_begin ? index0 + r_begin : -1);
+    for (int u = 0; u < U; ++u) acc[u] = Op::template init<Math, P, F::dim>(r_end > r_begin ? index0 + r_begin : -1);
     // Pack u evaluates term r + shift[u] at step r (shift 0: every pack on the same term).
     std::int64_t shift[U] = {};
-    auto terms = [&](std::int64_t r0, std::int64_t r1) {
-      for (std::int64_t r = r0; r < r1; ++r) {
-        for (int u = 0; u < U; ++u) {
-          const std::int64_t ru = r + shift[u];
-          ctx[u].r = ru;
-          Op::template accumulate<M>(acc[u], F::eval(ctx[u]), M::template index<P>(index0 + ru));
-        }
-      }
-    };
-    auto run = [&](std::int64_t r0, std::int64_t r1) {
-      if constexpr (kops::detail::caller_flushes_v<Op>) {
-        for (std::int64_t c = r0; c < r1; c += Op::flush_every) {
-          terms(c, std::min(r1, c + Op::flush_every));
-          for (int u = 0; u < U; ++u) Op::template flush<M>(acc[u]);
-        }
-      } else {
-        terms(r0, r1);
-      }
-    };
     if constexpr (U == 2) {
       // Rows that fill one pack only (M = 16 floats, say, or a last block of
       // <= L rows): the second pack would compute a copy of the first pack's
@@ -143,21 +158,21 @@ struct block_kernel {
       if (valid[1] == 0 && n >= 2) {
         const std::int64_t half = n / 2, mid = r_end - half;  // pack 0: [r_begin, mid), pack 1: [mid, r_end)
         ctx[1].tile = tile[0];
-        acc[1] = Op::template init<M, P, F::dim>(index0 + mid);
+        acc[1] = Op::template init<Math, P, F::dim>(index0 + mid);
         shift[1] = mid - r_begin;
-        run(r_begin, r_begin + half);
+        run_terms<true>(acc, ctx, shift, r_begin, r_begin + half);
         if (mid - r_begin > half) {
           // Pack 0's last term (n odd): both packs step on it, pack 1's result is dropped.
           const Acc second = acc[1];
           shift[1] = 0;
-          run(mid - 1, mid);
+          run_terms<true>(acc, ctx, shift, mid - 1, mid);
           acc[1] = second;
         }
-        Op::template combine<M>(acc[0], acc[1]);
+        Op::template combine<Math>(acc[0], acc[1]);
         return;
       }
     }
-    run(r_begin, r_end);
+    run_terms<false>(acc, ctx, shift, r_begin, r_end);
   }
   KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U]) const {
     accumulate(block, acc, valid, 0, cols);
@@ -169,7 +184,7 @@ struct block_kernel {
     accumulate(block, acc, valid);
     for (int u = 0; u < U; ++u) {
       const std::int64_t row0 = block * rows_per_block + u * L;
-      for (int l = 0; l < valid[u]; ++l) Op::template finalize<M>(acc[u], l, out + (row0 + l) * Red::dim);
+      for (int l = 0; l < valid[u]; ++l) Op::template finalize<Math>(acc[u], l, out + (row0 + l) * Red::dim);
     }
   }
 };

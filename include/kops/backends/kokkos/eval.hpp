@@ -20,8 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
-#include <string>
-#include <type_traits>
+#include <tuple>
 #include <vector>
 
 #include <kops/backends/kokkos/block_kernel.hpp>
@@ -29,8 +28,7 @@
 #include <kops/backends/kokkos/partial.hpp>
 #include <kops/core/error.hpp>
 #include <kops/core/policy.hpp>
-#include <kops/detail/arguments.hpp>
-#include <kops/reductions/chained.hpp>
+#include <kops/detail/dispatch.hpp>
 #include <kops/reductions/reduction.hpp>
 
 namespace kops::kokkos::detail {
@@ -150,33 +148,41 @@ struct slice_finalize {
   }
 };
 
-// eval without the public entry's policy checks; exec says how to run.
-// False: bad input, reported (kops::detail::fail) and nothing written.
-template <class Pol, class Red, class Out, class T, class... Args>
-bool eval_impl(const host_exec& exec, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
-  const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
-  if (!kops::detail::check_arguments<Red>("kops::kokkos::eval", M, N, out, ptrs)) return false;
-  if (!kops::detail::check_no_overlap<Red>("kops::kokkos::eval", M, N, out, ptrs)) return false;
+// A temporary of n elements of T in host memory, for the length of f(be, buffer)
+// (the backends whose temporaries are host arrays: this one and kops::mpi's).
+template <class T, class Be, class F>
+bool host_temporary(Be& be, std::size_t n, F&& f) {
+  std::vector<T> buffer(n);
+  return f(be, buffer.data());
+}
 
-  if constexpr (is_chained_v<Red>) {
-    // Two passes (reductions/chained.hpp): First into a temporary, then Second reading it.
-    using First = typename Red::first;
-    std::vector<T> buffer(std::size_t((First::row_cat == category::i ? M : N) * First::dim));
-    return eval_impl<Pol, First, T, T>(exec, M, N, buffer.data(), args...) &&
-           eval_impl<Pol, typename Red::second, Out, T>(exec, M, N, out, args..., static_cast<const T*>(buffer.data()));
-  } else {
-    const std::int64_t rows = Red::row_cat == category::i ? M : N;
-    const std::int64_t cols = Red::no_work ? 0 : Red::row_cat == category::i ? N : M;
-    if (rows == 0) return true;
+// The CPU backend as the front end (detail/dispatch.hpp) sees it: one pass
+// on the host threads (or serially, see host_exec), temporaries in host memory.
+struct host_backend {
+  using option_types = type_list<>;
+  const char* where;
+  host_exec exec{};
+
+  host_backend(const char* w, std::tuple<>) : where(w) {}
+  host_backend(const char* w, const host_exec& e) : where(w), exec(e) {}
+
+  template <class T, class F>
+  bool with_temporary(std::size_t n, F&& f) {
+    return host_temporary<T>(*this, n, f);
+  }
+
+  template <class Pol, class Red, class T, class Out>
+  bool launch(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
     if (!exec.serial && !Kokkos::is_initialized())
-      return kops::detail::fail("kops::kokkos::eval: Kokkos is not initialized (create a Kokkos::ScopeGuard "
-                                "or call Kokkos::initialize first)");
+      return kops::detail::fail("%s: Kokkos is not initialized (create a Kokkos::ScopeGuard "
+                                "or call Kokkos::initialize first)",
+                                where);
     using Part = partial<Red, T, Out, Pol>;
     using K = typename Part::K;
     // A serial run plans for the threads a parallel one would have (same tasks).
     const int threads = Kokkos::is_initialized() ? int(host_space().concurrency()) : 1;
-    const host_plan plan = plan_host(rows, K::rows_per_block, cols, threads, exec.slices);
-    const K kernel{ptrs, out, rows, cols};
+    const host_plan plan = plan_host(e.rows, K::rows_per_block, e.cols, threads, exec.slices);
+    const K kernel{ptrs, out, e.rows, e.cols};
     if (plan.slices == 1) {
       host_for(exec.serial, host_loop::rows, plan.blocks, kernel);
     } else {
@@ -187,13 +193,23 @@ bool eval_impl(const host_exec& exec, std::int64_t M, std::int64_t N, Out* out, 
           thread_scratch().get(std::size_t(plan.slices * packs) * sizeof(typename Part::slot)));
       host_for(exec.serial, host_loop::slices, plan.blocks * plan.slices,
                slice_accumulate<Part>{kernel, slots, plan});
-      if (!exec.serial) host_fence();
-      host_for(exec.serial, host_loop::combine, (rows + K::L - 1) / K::L,
-               slice_finalize<Part, Red, Out>{slots, plan, out, rows});
+      host_for(exec.serial, host_loop::combine, (e.rows + K::L - 1) / K::L,
+               slice_finalize<Part, Red, Out>{slots, plan, out, e.rows});
     }
-    if (!exec.serial) host_fence();
     return true;
   }
+};
+
+// eval without the public entry's compile-time checks; exec says how to run
+// (tests/unit's threads and accuracy tests). False: bad input, reported
+// (kops::detail::fail) and nothing written.
+template <class Pol, class Red, class Out, class T, class... Args>
+bool eval_impl(const host_exec& exec, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
+  constexpr const char* where = "kops::kokkos::eval";
+  const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
+  if (!kops::detail::check_call_arguments<Red>(where, M, N, out, ptrs)) return false;
+  host_backend be(where, exec);
+  return kops::detail::run_passes<Pol, Red>(be, M, N, out, ptrs);
 }
 
 } // namespace kops::kokkos::detail
@@ -218,19 +234,8 @@ namespace kops::kokkos {
 /// in a build without exceptions, call the error handler (kops::set_error_handler)
 /// and return with `out` untouched.
 template <auto... Policy, ReductionType Red, class Out, class... Args>
-void eval(Red, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
-  static_assert(kops::detail::valid_policies_v<Policy...>,
-                "kops::kokkos::eval: the template arguments are policies, at most one of each kind: "
-                "a kops::precision, a kops::sum_scheme, a kops::dtype_acc");
-  using T = kops::detail::call_element_t<Out, Args...>;
-  static_assert(sizeof...(Args) == Red::nargs,
-                "kops::kokkos::eval: pass exactly one pointer per argument index of the formula "
-                "(0 .. max index), in index order");
-  static_assert(std::is_same_v<Out, typename Red::op::template out_t<T>>,
-                "kops::kokkos::eval: wrong output pointer type (value reductions write T*, "
-                "index reductions such as argmin write std::int64_t*, value-and-index reductions such as "
-                "min_argmin write kops::value_index<T>*)");
-  (void)detail::eval_impl<kops::detail::policy_of_t<Policy...>, Red, Out, T>(detail::host_exec{}, M, N, out, args...);
+void eval(Red red, std::int64_t M, std::int64_t N, Out* out, Args... args) {
+  kops::detail::eval_call<detail::host_backend, Policy...>("kops::kokkos::eval", red, M, N, out, args...);
 }
 
 } // namespace kops::kokkos

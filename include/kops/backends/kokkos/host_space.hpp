@@ -71,15 +71,35 @@ inline const std::string& host_label(host_loop l) {
   return labels[int(l)];
 }
 
+// The one functor type the host loops hand to Kokkos: f, type-erased. Kokkos'
+// parallel_for machinery (its policy, its per-backend dispatch and loops) is
+// then instantiated and compiled once per translation unit instead of once per
+// kernel, and the kernel's body once, in run_task<F>, instead of once per
+// Kokkos loop variant (the OpenMP backend has several) plus the serial loop.
+// A task is a whole block of rows, or a slice of one: the indirect call costs
+// nothing measurable (bench/run_cpu.sh before and after).
+struct host_task {
+  void (*run)(const void*, std::int64_t);
+  const void* f;
+  void operator()(const std::int64_t t) const { run(f, t); }
+};
+template <class F>
+[[gnu::noinline]] void run_task(const void* f, std::int64_t t) {
+  (*static_cast<const F*>(f))(t);
+}
+
 // f(t) for t in [0, n): on the host threads, or (serial) in a plain loop on
-// the calling thread.
+// the calling thread; done when host_for returns (the task refers to f, which
+// the caller's temporaries hold).
 template <class F>
 void host_for(bool serial, host_loop loop, std::int64_t n, const F& f) {
+  const host_task task{&run_task<F>, &f};
   if (serial) {
-    for (std::int64_t t = 0; t < n; ++t) f(t);
+    for (std::int64_t t = 0; t < n; ++t) task(t);
     return;
   }
-  Kokkos::parallel_for(host_label(loop), host_range(host_space(), 0, n), f);
+  Kokkos::parallel_for(host_label(loop), host_range(host_space(), 0, n), task);
+  host_fence();
 }
 
 } // namespace kops::kokkos::detail

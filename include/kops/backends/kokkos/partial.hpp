@@ -41,7 +41,7 @@ struct partial {
   using K = block_kernel<Red, T, Out, Pol>;
   using acc_type = typename K::Acc;
   using op = typename K::Op;
-  using math = typename K::M;
+  using math = typename K::Math;
   static constexpr int L = K::L;
   static constexpr int U = K::U;
 
@@ -77,7 +77,6 @@ struct partial {
   static void accumulate(const K& kernel, slot* slots) {
     const std::int64_t blocks = packs(kernel.rows) / U;
     host_for(false, host_loop::partial_accumulate, blocks, accumulate_functor{kernel, slots});
-    host_fence();
   }
 
   // a <- a then b: b's slice follows a's on the reduced axis. Not commutative.
@@ -105,7 +104,6 @@ struct partial {
   static void finalize(const slot* slots, std::int64_t rows, Out* out) {
     const std::int64_t used = (rows + L - 1) / L;  // packs holding at least one row
     host_for(false, host_loop::partial_finalize, used, finalize_functor{slots, out, rows});
-    host_fence();
   }
 };
 

@@ -82,7 +82,7 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
   static_assert(tail_ok, "kops::kokkos::solve: after the solution array, pass one host pointer per argument "
                          "index, optionally followed by a kops::solve_options (last)");
   if constexpr (formula_ok && tail_ok) {
-    return kops::detail::split_solve_call(
+    return kops::detail::split_call(
         type_list<solve_options>{},
         [&]<class... Args>(const std::tuple<solve_options>& o, const Args*... args) -> solve_result {
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {

@@ -28,12 +28,12 @@ struct ComplexExp : formula_node {
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
-    using M = math_t<Ctx>;
+    using Math = math_t<Ctx>;
     auto a = F::eval(ctx);
     for (int k = 0; k < dim; k += 2) {
-      const auto m = M::exp(a[k]);
-      const auto c = M::cos(a[k + 1]);
-      const auto s = M::sin(a[k + 1]);
+      const auto m = Math::exp(a[k]);
+      const auto c = Math::cos(a[k + 1]);
+      const auto s = Math::sin(a[k + 1]);
       a[k] = m * c;
       a[k + 1] = m * s;
     }

@@ -27,12 +27,12 @@ struct ComplexExp1j : formula_node {
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
-    using M = math_t<Ctx>;
+    using Math = math_t<Ctx>;
     const auto a = F::eval(ctx);
     vec<value_t<Ctx>, dim> r;
     for (int k = 0; k < F::dim; ++k) {
-      r[2 * k] = M::cos(a[k]);
-      r[2 * k + 1] = M::sin(a[k]);
+      r[2 * k] = Math::cos(a[k]);
+      r[2 * k + 1] = Math::sin(a[k]);
     }
     return r;
   }

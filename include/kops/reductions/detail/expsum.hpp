@@ -16,6 +16,7 @@
 
 #include <limits>
 #include <type_traits>
+#include <kops/core/elementwise.hpp>
 #include <kops/core/scalar_math.hpp>
 #include <kops/reductions/reduction.hpp>
 
@@ -32,10 +33,10 @@ struct expsum_op {
     vec<V, D> s;  // s_0 and the H = D - 1 weighted sums
   };
 
-  template <class M, class V, int D>
+  template <class Math, class V, int D>
   KOPS_HD KOPS_INLINE static auto init(std::int64_t) {
-    using S = decltype(M::lane(V{}, 0));
-    acc<V, typename M::template index_t<V>, D> a;
+    using S = decltype(Math::lane(V{}, 0));
+    acc<V, typename Math::template index_t<V>, D> a;
     a.m = V(-std::numeric_limits<S>::infinity());
     for (int k = 0; k < D; ++k) a.s[k] = V(S(0));
     return a;
@@ -43,9 +44,9 @@ struct expsum_op {
 
   // Merge a term exp(f) * (1, h) given as (f, w) with w = (w_0, ..., w_{D-1})
   // the sums it carries (w_0 = 1 and w_{1+k} = h_k for a single term).
-  template <class M, class V, class IV, int D, class W>
+  template <class Math, class V, class IV, int D, class W>
   KOPS_HD KOPS_INLINE static void merge(acc<V, IV, D>& a, const V& f, const W& w) {
-    using S = decltype(M::lane(V{}, 0));
+    using S = decltype(Math::lane(V{}, 0));
     constexpr S tiny = sizeof(S) == 4 ? S(-80) : S(-700);
     if constexpr (std::is_floating_point_v<V>) {
       // Scalars (the GPU backend): most terms of a long range lie below the
@@ -68,12 +69,12 @@ struct expsum_op {
           // one, so its exp2 (ex2.approx.ftz) gives the same bits, 3
           // instructions per term fewer. (On the host, kops::cuda_emulated,
           // exp2f of the product: within the fast policy's error bound.)
-          if constexpr (std::is_same_v<M, scalar_math>) t = M::exp(e);
-          else t = M::exp2(e * S(1.4426950408889634));
+          if constexpr (std::is_same_v<Math, scalar_math>) t = Math::exp(e);
+          else t = Math::exp2(e * S(1.4426950408889634));
         } else {
           // In double exp(-inf) would take exp's slow out-of-range path.
           const auto negligible = d < V(tiny);
-          t = M::select(negligible, V(S(0)), M::exp(M::select(negligible, V(tiny), d)));
+          t = Math::select(negligible, V(S(0)), Math::exp(Math::select(negligible, V(tiny), d)));
         }
         for (int k = 0; k < D; ++k) a.s[k] = a.s[k] + t * w[k];
         return;
@@ -81,7 +82,7 @@ struct expsum_op {
     }
     const auto up = f > a.m;
     // f == m (both infinite included) rescales nothing; otherwise -|f - m|.
-    const V d = M::select(f == a.m, V(0), M::select(up, a.m - f, f - a.m));
+    const V d = Math::select(f == a.m, V(0), Math::select(up, a.m - f, f - a.m));
     // The factor exp(d) is flushed to 0 below e^tiny (e^-80 ~ 2e-35 in float,
     // e^-700 ~ 1e-304 in double), as a flush-to-zero mode would do for the
     // subnormal range, without one: exp is never asked for a subnormal
@@ -91,27 +92,27 @@ struct expsum_op {
     // holds the maximum's own 1); a weighted sum differs from exact arithmetic
     // only when its weights span more than e^80 (e^700).
     const auto negligible = d < V(tiny);
-    const V t = M::select(negligible, V(S(0)), M::exp(M::select(negligible, V(tiny), d)));
-    for (int k = 0; k < D; ++k) a.s[k] = M::select(up, a.s[k] * t + w[k], a.s[k] + t * w[k]);
-    a.m = M::select(up, f, a.m);
+    const V t = Math::select(negligible, V(S(0)), Math::exp(Math::select(negligible, V(tiny), d)));
+    for (int k = 0; k < D; ++k) a.s[k] = Math::select(up, a.s[k] * t + w[k], a.s[k] + t * w[k]);
+    a.m = Math::select(up, f, a.m);
   }
 
-  template <class M, class V, class IV, int D>
+  template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void accumulate(acc<V, IV, D>& a, const vec<V, D>& x, const IV&) {
     vec<V, D> w;
     w[0] = V(1);
     for (int k = 1; k < D; ++k) w[k] = x[k];
-    merge<M>(a, x[0], w);
+    merge<Math>(a, x[0], w);
   }
-  template <class M, class V, class IV, int D>
+  template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void combine(acc<V, IV, D>& a, const acc<V, IV, D>& b) {
-    merge<M>(a, b.m, b.s);
+    merge<Math>(a, b.m, b.s);
   }
-  template <class M, class V, class IV, int D, class O>
+  template <class Math, class V, class IV, int D, class O>
   KOPS_HD KOPS_INLINE static void finalize(const acc<V, IV, D>& a, int lane, O* row) {
     O s[D];
-    for (int k = 0; k < D; ++k) s[k] = M::lane(a.s[k], lane);
-    Fin::template finish<D - 1>(O(M::lane(a.m, lane)), s, row);
+    for (int k = 0; k < D; ++k) s[k] = Math::lane(a.s[k], lane);
+    Fin::template finish<D - 1>(O(Math::lane(a.m, lane)), s, row);
   }
 };
 
@@ -188,6 +189,17 @@ template <int Dv>
 struct sumsoftmaxweight_grad_op : expsum_op<softmax_grad_fin<Dv>> {
   static constexpr const char* name = "sumsoftmaxweight_grad_reduction";
   static constexpr const char* keops_name = "SumSoftMaxWeightGrad";
+};
+
+// The exponent f and the weight g (1 when unweighted) of an expsum reduction's
+// formula (what the gradient rules of logsumexp and sumsoftmaxweight read).
+template <bool Weighted, class F> struct expsum_parts {
+  using f = F;
+  using g = IntConst<1>;
+};
+template <class F> struct expsum_parts<true, F> {
+  using f = operand_t<F, 0>;
+  using g = operand_t<F, 1>;
 };
 
 } // namespace kops::detail

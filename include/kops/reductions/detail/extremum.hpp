@@ -32,14 +32,14 @@ struct extremum_op {
     vec<IV, D> i;
   };
 
-  template <class M, class V, int D>
+  template <class Math, class V, int D>
   KOPS_HD KOPS_INLINE static auto init(std::int64_t j0) {
-    using S = decltype(M::lane(V{}, 0));
+    using S = decltype(Math::lane(V{}, 0));
     constexpr S worst = IsMax ? -std::numeric_limits<S>::infinity() : std::numeric_limits<S>::infinity();
-    acc<V, typename M::template index_t<V>, D> a;
+    acc<V, typename Math::template index_t<V>, D> a;
     for (int k = 0; k < D; ++k) {
       a.v[k] = V(worst);
-      a.i[k] = M::template index<V>(j0);
+      a.i[k] = Math::template index<V>(j0);
     }
     return a;
   }
@@ -51,31 +51,31 @@ struct extremum_op {
     else return (x < a) | ((x != x) & (a == a));
   }
 
-  template <class M, class V, class IV, int D>
+  template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void accumulate(acc<V, IV, D>& a, const vec<V, D>& x, const IV& j) {
     for (int k = 0; k < D; ++k) {
       const auto m = better(x[k], a.v[k]);
-      a.v[k] = M::select(m, x[k], a.v[k]);
-      if constexpr (Out != extremum_output::value) a.i[k] = M::select_index(m, j, a.i[k]);
+      a.v[k] = Math::select(m, x[k], a.v[k]);
+      if constexpr (Out != extremum_output::value) a.i[k] = Math::select_index(m, j, a.i[k]);
     }
   }
-  template <class M, class V, class IV, int D>
+  template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void combine(acc<V, IV, D>& a, const acc<V, IV, D>& b) {
     for (int k = 0; k < D; ++k) {
       const auto m = better(b.v[k], a.v[k]);
-      a.v[k] = M::select(m, b.v[k], a.v[k]);
-      a.i[k] = M::select_index(m, b.i[k], a.i[k]);
+      a.v[k] = Math::select(m, b.v[k], a.v[k]);
+      a.i[k] = Math::select_index(m, b.i[k], a.i[k]);
     }
   }
-  template <class M, class V, class IV, int D, class O>
+  template <class Math, class V, class IV, int D, class O>
   KOPS_HD KOPS_INLINE static void finalize(const acc<V, IV, D>& a, int lane, O* row) {
     for (int k = 0; k < D; ++k) {
-      if constexpr (Out == extremum_output::index) row[k] = M::lane_index(a.i[k], lane);
+      if constexpr (Out == extremum_output::index) row[k] = Math::lane_index(a.i[k], lane);
       // Whole elements, padding included (value_index.hpp); lanes extracted
       // first: g++ 12 -O1 dropped a braced store of SIMD lanes here.
       else if constexpr (Out == extremum_output::both)
-        store_value_index(row + k, M::lane(a.v[k], lane), M::lane_index(a.i[k], lane));
-      else row[k] = M::lane(a.v[k], lane);
+        store_value_index(row + k, Math::lane(a.v[k], lane), Math::lane_index(a.i[k], lane));
+      else row[k] = Math::lane(a.v[k], lane);
     }
   }
 };

@@ -62,10 +62,10 @@ struct ksmallest_op {
     vec<IV, K * D> i;
   };
 
-  template <class M, class V, int D>
+  template <class Math, class V, int D>
   KOPS_HD KOPS_INLINE static auto init(std::int64_t) {
-    using S = decltype(M::lane(V{}, 0));
-    acc<V, typename M::template index_t<V>, D> a;
+    using S = decltype(Math::lane(V{}, 0));
+    acc<V, typename Math::template index_t<V>, D> a;
     for (int s = 0; s < K * D; ++s) {
       if constexpr (scalar<V>) {
         a.v[s] = std::numeric_limits<S>::quiet_NaN();
@@ -73,7 +73,7 @@ struct ksmallest_op {
         a.v[s] = V(std::numeric_limits<S>::infinity());
         a.filled[s] = V(S(0));
       }
-      a.i[s] = M::template index<V>(-1);
+      a.i[s] = Math::template index<V>(-1);
     }
     return a;
   }
@@ -91,7 +91,7 @@ struct ksmallest_op {
     }
   }
 
-  template <class M, class V, class IV, int D, class Ok>
+  template <class Math, class V, class IV, int D, class Ok>
   KOPS_HD KOPS_INLINE static void insert(acc<V, IV, D>& a, int d, const V& x, const IV& j, const Ok& ok) {
     // Slot k takes slot k-1's content when x goes before k-1, x itself when it
     // goes before k only, else keeps its own; from the end, so k-1 is still old.
@@ -99,47 +99,47 @@ struct ksmallest_op {
       const int s = k * D + d, p = (k - 1) * D + d;
       const auto mp = before(a, p, x, ok);
       const auto mh = before(a, s, x, ok);
-      a.v[s] = M::select(mp, a.v[p], M::select(mh, x, a.v[s]));
-      a.i[s] = M::select_index(mp, a.i[p], M::select_index(mh, j, a.i[s]));
-      if constexpr (!scalar<V>) a.filled[s] = M::select(mp, a.filled[p], M::select(mh, ok, a.filled[s]));
+      a.v[s] = Math::select(mp, a.v[p], Math::select(mh, x, a.v[s]));
+      a.i[s] = Math::select_index(mp, a.i[p], Math::select_index(mh, j, a.i[s]));
+      if constexpr (!scalar<V>) a.filled[s] = Math::select(mp, a.filled[p], Math::select(mh, ok, a.filled[s]));
     }
     const auto m0 = before(a, d, x, ok);
-    a.v[d] = M::select(m0, x, a.v[d]);
-    a.i[d] = M::select_index(m0, j, a.i[d]);
-    if constexpr (!scalar<V>) a.filled[d] = M::select(m0, ok, a.filled[d]);
+    a.v[d] = Math::select(m0, x, a.v[d]);
+    a.i[d] = Math::select_index(m0, j, a.i[d]);
+    if constexpr (!scalar<V>) a.filled[d] = Math::select(m0, ok, a.filled[d]);
   }
 
-  template <class M, class V, class IV, int D>
+  template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void accumulate(acc<V, IV, D>& a, const vec<V, D>& x, const IV& j) {
     if constexpr (scalar<V>) {
       for (int d = 0; d < D; ++d)
-        if (!(x[d] >= a.v[(K - 1) * D + d])) insert<M>(a, d, x[d], j, true);
+        if (!(x[d] >= a.v[(K - 1) * D + d])) insert<Math>(a, d, x[d], j, true);
     } else {
       const V one = V(1);
-      for (int d = 0; d < D; ++d) insert<M>(a, d, x[d], j, one);
+      for (int d = 0; d < D; ++d) insert<Math>(a, d, x[d], j, one);
     }
   }
-  template <class M, class V, class IV, int D>
+  template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void combine(acc<V, IV, D>& a, const acc<V, IV, D>& b) {
     for (int k = 0; k < K; ++k)
       for (int d = 0; d < D; ++d) {
         const int s = k * D + d;
-        if constexpr (scalar<V>) insert<M>(a, d, b.v[s], b.i[s], !(b.i[s] < 0));
-        else insert<M>(a, d, b.v[s], b.i[s], b.filled[s]);
+        if constexpr (scalar<V>) insert<Math>(a, d, b.v[s], b.i[s], !(b.i[s] < 0));
+        else insert<Math>(a, d, b.v[s], b.i[s], b.filled[s]);
       }
   }
-  template <class M, class V, class IV, int D, class O>
+  template <class Math, class V, class IV, int D, class O>
   KOPS_HD KOPS_INLINE static void finalize(const acc<V, IV, D>& a, int lane, O* row) {
     for (int s = 0; s < K * D; ++s) {
       if constexpr (Out == ksmallest_output::indices) {
-        row[s] = M::lane_index(a.i[s], lane);
+        row[s] = Math::lane_index(a.i[s], lane);
       } else {
-        auto v = M::lane(a.v[s], lane);
+        auto v = Math::lane(a.v[s], lane);
         if constexpr (scalar<V>)  // an empty slot is written as the packs' +inf
           if (a.i[s] < 0) v = std::numeric_limits<V>::infinity();
         if constexpr (Out == ksmallest_output::both) {
 #if defined(__CUDA_ARCH__)
-          store_value_index(row + s, v, M::lane_index(a.i[s], lane));  // whole elements: see extremum.hpp
+          store_value_index(row + s, v, Math::lane_index(a.i[s], lane));  // whole elements: see extremum.hpp
 #else
           // Field by field on the host: through store_value_index, the Kokkos
           // backend's partial accumulators (kops/mpi.hpp) wrote wrong indices
@@ -147,7 +147,7 @@ struct ksmallest_op {
           // value_index.hpp works around and not understood yet; the padding
           // of value_index<float> is then left as it was (host and emulated GPU).
           row[s].value = v;
-          row[s].index = M::lane_index(a.i[s], lane);
+          row[s].index = Math::lane_index(a.i[s], lane);
 #endif
         } else {
           row[s] = v;

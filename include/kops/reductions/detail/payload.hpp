@@ -6,6 +6,10 @@
 // Over an empty range the output is 0.
 #pragma once
 
+#include <utility>
+
+#include <kops/ops/concat.hpp>
+#include <kops/ops/extract.hpp>
 #include <kops/reductions/detail/extremum.hpp>
 
 namespace kops::detail {
@@ -25,10 +29,10 @@ struct extremum_payload_op {
     vec<V, FD - D> payload;
   };
 
-  template <class M, class V, int FD>
+  template <class Math, class V, int FD>
   KOPS_HD KOPS_INLINE static auto init(std::int64_t) {
-    using S = decltype(M::lane(V{}, 0));
-    acc<V, typename M::template index_t<V>, FD> a;
+    using S = decltype(Math::lane(V{}, 0));
+    acc<V, typename Math::template index_t<V>, FD> a;
     for (int k = 0; k < D; ++k) {
       a.best[k] = V(IsMax ? -std::numeric_limits<S>::infinity() : std::numeric_limits<S>::infinity());
       a.taken[k] = V(S(0));
@@ -36,37 +40,60 @@ struct extremum_payload_op {
     for (int k = 0; k < FD - D; ++k) a.payload[k] = V(S(0));
     return a;
   }
-  template <class M, class V, class IV, int FD>
+  template <class Math, class V, class IV, int FD>
   KOPS_HD KOPS_INLINE static void accumulate(acc<V, IV, FD>& a, const vec<V, FD>& x, const IV&) {
     constexpr int P = (FD - D) / D;
     for (int k = 0; k < D; ++k) {
       const auto m = extremum_op<IsMax, extremum_output::value>::better(x[k], a.best[k]) | (a.taken[k] == V(0));
-      a.best[k] = M::select(m, x[k], a.best[k]);
+      a.best[k] = Math::select(m, x[k], a.best[k]);
       a.taken[k] = V(1);
-      for (int p = 0; p < P; ++p) a.payload[k * P + p] = M::select(m, x[D + k * P + p], a.payload[k * P + p]);
+      for (int p = 0; p < P; ++p) a.payload[k * P + p] = Math::select(m, x[D + k * P + p], a.payload[k * P + p]);
     }
   }
-  template <class M, class V, class IV, int FD>
+  template <class Math, class V, class IV, int FD>
   KOPS_HD KOPS_INLINE static void combine(acc<V, IV, FD>& a, const acc<V, IV, FD>& b) {
     constexpr int P = (FD - D) / D;
     for (int k = 0; k < D; ++k) {
       // b (later terms) wins if better, or if a took nothing while b did.
       const auto m = extremum_op<IsMax, extremum_output::value>::better(b.best[k], a.best[k]) |
                      ((a.taken[k] == V(0)) & (b.taken[k] != V(0)));
-      a.best[k] = M::select(m, b.best[k], a.best[k]);
-      a.taken[k] = M::select(m, b.taken[k], a.taken[k]);
-      for (int p = 0; p < P; ++p) a.payload[k * P + p] = M::select(m, b.payload[k * P + p], a.payload[k * P + p]);
+      a.best[k] = Math::select(m, b.best[k], a.best[k]);
+      a.taken[k] = Math::select(m, b.taken[k], a.taken[k]);
+      for (int p = 0; p < P; ++p) a.payload[k * P + p] = Math::select(m, b.payload[k * P + p], a.payload[k * P + p]);
     }
   }
-  template <class M, class V, class IV, int FD, class O>
+  template <class Math, class V, class IV, int FD, class O>
   KOPS_HD KOPS_INLINE static void finalize(const acc<V, IV, FD>& a, int lane, O* row) {
     constexpr int P = (FD - D) / D;
     for (int p = 0; p < P; ++p) {
-      auto s = M::lane(a.payload[p], lane);
-      for (int k = 1; k < D; ++k) s += M::lane(a.payload[k * P + p], lane);
+      auto s = Math::lane(a.payload[p], lane);
+      for (int k = 1; k < D; ++k) s += Math::lane(a.payload[k * P + p], lane);
       row[p] = s;
     }
   }
 };
+
+// concat(f, p_0, ..., p_{D-1}), p_k = [d_v f_k]^T e_k: the payload formula of
+// the gradient of a min or max.
+template <class F, class V, class E, int... K>
+constexpr auto payload_formula(std::integer_sequence<int, K...>) {
+  return concat_all(F{}, grad(elem<K>(F{}), V{}, elem<K>(E{}))...);
+}
+
+// The gradient rule of min_reduction / max_reduction (reductions/min.hpp,
+// max.hpp): one-hot at the arg, [d_v f]^T e taken at the index where each
+// component is best, w.r.t. row variables and parameters.
+template <bool IsMax, class Rq>
+constexpr auto extremum_gradient(Rq) {
+  static_assert(!Rq::reduced,
+                "kops::grad: the gradient of min/max w.r.t. a variable of the reduced axis is not "
+                "supported (it needs every row's arg first); use argmin/argmax, then a sum");
+  if constexpr (!Rq::reduced) {
+    using F = typename Rq::formula;
+    using P = decltype(payload_formula<F, typename Rq::var, typename Rq::input>(
+        std::make_integer_sequence<int, F::dim>{}));
+    return Reduction<extremum_payload_op<IsMax, F::dim>, P, typename Rq::axis, Rq::arity>{};
+  }
+}
 
 } // namespace kops::detail

@@ -92,7 +92,7 @@ struct scheme_sum_op : sum_op {
   template <class W, int D>
   using acc_t = std::conditional_t<S == sum_scheme::block && CallerFlushes, block_acc_flushed<W, D>, scheme_acc<W, D, S>>;
 
-  template <class M, class V, int D>
+  template <class Math, class V, int D>
   KOPS_HD KOPS_INLINE static auto init(std::int64_t) {
     using W = typename acc_value<V, A>::type;
     acc_t<W, D> a;
@@ -107,9 +107,9 @@ struct scheme_sum_op : sum_op {
   }
 
   // s <- s + x with the compensation c (see the file comment).
-  template <class M, class W>
+  template <class Math, class W>
   KOPS_HD KOPS_INLINE static void kahan_add(W& s, W& c, const W& x) {
-    using S_ = decltype(M::lane(W{}, 0));
+    using S_ = decltype(Math::lane(W{}, 0));
     W y = x - c;
     opaque(y);
     W t = s + y;
@@ -119,14 +119,14 @@ struct scheme_sum_op : sum_op {
     const W e = d - y;
     // A compensation that is not finite (t overflowed, or x is infinite or
     // NaN) is dropped: s then carries the direct sum's inf or NaN.
-    c = M::select(M::abs(e) < W(std::numeric_limits<S_>::infinity()), e, W(0));
+    c = Math::select(Math::abs(e) < W(std::numeric_limits<S_>::infinity()), e, W(0));
     opaque(c);
     s = t;
   }
 
   // Block sums, CallerFlushes: the backend calls flush after every flush_every terms.
   static constexpr std::int64_t flush_every = block_sum_length;
-  template <class M, class Acc>
+  template <class Math, class Acc>
   KOPS_HD KOPS_INLINE static void flush(Acc& a) {
     static_assert(S == sum_scheme::block, "kops: internal error, only block sums flush");
     using P = vec_of<decltype(a.p)>;
@@ -138,7 +138,7 @@ struct scheme_sum_op : sum_op {
     if constexpr (counted) a.n = 0;
   }
 
-  template <class M, class Acc, int D, class V, class IV>
+  template <class Math, class Acc, int D, class V, class IV>
   KOPS_HD KOPS_INLINE static void accumulate(Acc& a, const vec<V, D>& x, const IV&) {
     using W = typename vec_of<decltype(a.s)>::value;
     if constexpr (S == sum_scheme::direct) {
@@ -146,14 +146,14 @@ struct scheme_sum_op : sum_op {
     } else if constexpr (S == sum_scheme::block) {
       for (int k = 0; k < D; ++k) a.p[k] = a.p[k] + acc_value<V, A>::from(x[k]);
       if constexpr (counted) {
-        if (++a.n == block_sum_length) flush<M>(a);
+        if (++a.n == block_sum_length) flush<Math>(a);
       }
     } else {
-      for (int k = 0; k < D; ++k) kahan_add<M>(a.s[k], a.c[k], W(acc_value<V, A>::from(x[k])));
+      for (int k = 0; k < D; ++k) kahan_add<Math>(a.s[k], a.c[k], W(acc_value<V, A>::from(x[k])));
     }
   }
 
-  template <class M, class Acc>
+  template <class Math, class Acc>
   KOPS_HD KOPS_INLINE static void combine(Acc& a, const Acc& b) {
     using W = typename vec_of<decltype(a.s)>::value;
     constexpr int D = vec_of<decltype(a.s)>::dim;
@@ -167,19 +167,19 @@ struct scheme_sum_op : sum_op {
       if constexpr (counted) a.n = 0;
     } else {
       for (int k = 0; k < D; ++k) {
-        kahan_add<M>(a.s[k], a.c[k], b.s[k]);
-        kahan_add<M>(a.s[k], a.c[k], W(-b.c[k]));
+        kahan_add<Math>(a.s[k], a.c[k], b.s[k]);
+        kahan_add<Math>(a.s[k], a.c[k], W(-b.c[k]));
       }
     }
   }
 
-  template <class M, class Acc, class Out>
+  template <class Math, class Acc, class Out>
   KOPS_HD KOPS_INLINE static void finalize(const Acc& a, int lane, Out* row) {
     constexpr int D = vec_of<decltype(a.s)>::dim;
     for (int k = 0; k < D; ++k) {
-      if constexpr (S == sum_scheme::direct) row[k] = Out(M::lane(a.s[k], lane));
-      else if constexpr (S == sum_scheme::block) row[k] = Out(M::lane(a.s[k] + a.p[k], lane));
-      else row[k] = Out(M::lane(a.s[k] - a.c[k], lane));
+      if constexpr (S == sum_scheme::direct) row[k] = Out(Math::lane(a.s[k], lane));
+      else if constexpr (S == sum_scheme::block) row[k] = Out(Math::lane(a.s[k] + a.p[k], lane));
+      else row[k] = Out(Math::lane(a.s[k] - a.c[k], lane));
     }
   }
 };

@@ -1,0 +1,94 @@
+// static_assert-only tests: the extension points' concepts (core/concepts.hpp,
+// reductions/reduction.hpp: ReductionOp, detail/dispatch.hpp: Backend) hold for
+// every type the backends supply, and fail for types that lack a member, so that
+// they can catch a broken extension. (The CUDA backend's types are checked in
+// tests/cuda/errors_test.cu, which both nvcc and kops::cuda_emulated compile.)
+#include <kops/backends/kokkos/block_kernel.hpp>
+#include <kops/backends/kokkos/pack.hpp>
+#include <kops/detail/dispatch.hpp>
+#include <kops/kops.hpp>
+#if __has_include(<Kokkos_Core.hpp>)
+#include <kops/backends/kokkos/eval.hpp>
+#endif
+
+#include "../common/reference.hpp"
+
+#include <cstdint>
+
+namespace {
+using namespace kops;
+using simd::pack;
+using kokkos::detail::block_context;
+
+using Sig = type_list<Var<category::i, 0, 3>, Var<category::j, 1, 3>, Var<category::param, 2, 1>>;
+template <class P, class M = simd::pack_math>
+using cpu_ctx = block_context<P, category::i, Sig, M>;
+constexpr int W = 16;  // any power of two: the pack's lane count
+
+// Math providers: the reference scalar one (both backends' accurate GPU math
+// and every test's reference), the CPU's over packs, accurate and fast.
+static_assert(MathProvider<scalar_math, float> && MathProvider<scalar_math, double>);
+static_assert(MathProvider<simd::pack_math, pack<float, W>> && MathProvider<simd::pack_math, pack<double, 8>>);
+static_assert(MathProvider<simd::pack_math_fast, pack<float, W>>);
+static_assert(MathProvider<simd::pack_math, pack<float, 4>>);
+
+// Evaluation contexts: the CPU block's, the tests' reference one, and the
+// Factorized node's slot context over them.
+static_assert(EvaluationContext<cpu_ctx<pack<float, W>>> && EvaluationContext<cpu_ctx<pack<double, 8>>>);
+static_assert(EvaluationContext<cpu_ctx<pack<float, W>, simd::pack_math_fast>>);
+static_assert(EvaluationContext<kops_test::reference_context<double>>);
+using slot_ctx = kops::detail::slot_context<kops_test::reference_context<double>, 1, vec<double, 2>>;
+static_assert(SlotContext<slot_ctx, 1, 2>);
+static_assert(!SlotContext<kops_test::reference_context<double>, 1, 2>);
+
+// Reduction ops, each with both kinds of context.
+template <class Op, int D>
+constexpr bool reduces_everywhere = ReductionOp<Op, cpu_ctx<pack<float, W>>, D> &&
+                                    ReductionOp<Op, cpu_ctx<pack<double, 8>>, D> &&
+                                    ReductionOp<Op, kops_test::reference_context<double>, D>;
+static_assert(reduces_everywhere<sum_op, 3>);
+static_assert(reduces_everywhere<min_op, 2> && reduces_everywhere<max_op, 2>);
+static_assert(reduces_everywhere<argmin_op, 2> && reduces_everywhere<argmax_op, 2>);
+static_assert(reduces_everywhere<min_argmin_op, 2> && reduces_everywhere<max_argmax_op, 2>);
+static_assert(reduces_everywhere<kmin_op<3>, 1> && reduces_everywhere<argkmin_op<3>, 1>);
+static_assert(reduces_everywhere<kmin_argkmin_op<3>, 1>);
+static_assert(reduces_everywhere<logsumexp_op, 1>);
+static_assert(reduces_everywhere<sumsoftmaxweight_op, 4>);
+// Sums under every summation scheme and accumulator type.
+static_assert(reduces_everywhere<kops::detail::accumulation_op_t<sum_op, sum_scheme::kahan, dtype_acc::same, false>, 3>);
+static_assert(reduces_everywhere<kops::detail::accumulation_op_t<sum_op, sum_scheme::block, dtype_acc::float64, true>, 3>);
+static_assert(reduces_everywhere<kops::detail::accumulation_op_t<sum_op, sum_scheme::direct, dtype_acc::same, false>, 3>);
+
+// The concepts reject what lacks a member.
+struct math_without_pow {
+  template <class T> static T exp(T a) { return a; }
+};
+static_assert(!MathProvider<math_without_pow, float>);
+struct sum_without_combine {
+  static constexpr const char* name = "s";
+  static constexpr const char* keops_name = "S";
+  template <int D> static constexpr int out_dim = D;
+  template <class T> using out_t = T;
+  template <class V, class IV, int D> struct acc { vec<V, D> s; };
+  template <class M, class V, int D> static auto init(std::int64_t) { return acc<V, typename M::template index_t<V>, D>{}; }
+  template <class M, class V, class IV, int D> static void accumulate(acc<V, IV, D>&, const vec<V, D>&, const IV&) {}
+  template <class M, class V, class IV, int D, class Out> static void finalize(const acc<V, IV, D>&, int, Out*) {}
+};
+static_assert(!ReductionOp<sum_without_combine, kops_test::reference_context<double>, 1>);
+struct context_without_load {
+  using value_type = double;
+  using scalar_type = double;
+  using math = scalar_math;
+};
+static_assert(!EvaluationContext<context_without_load>);
+
+// Backends as the eval front end sees them.
+#if __has_include(<Kokkos_Core.hpp>)
+static_assert(kops::detail::Backend<kokkos::detail::host_backend>);
+#endif
+struct backend_without_temporary {
+  const char* where;
+};
+static_assert(!kops::detail::Backend<backend_without_temporary>);
+
+} // namespace
