@@ -64,14 +64,15 @@ constexpr auto dispatch_dim(const char* where, const char* which, int d, F& f) -
   static_assert((std::is_same_v<std::invoke_result_t<F&, std::integral_constant<int, Ds>>, R> && ...),
                 "kops::with_dim: f must return the same type for every dimension of the list");
   if constexpr (std::is_void_v<R>) {
-    const bool found = ((d == Ds ? (f(std::integral_constant<int, Ds>{}), true) : false) || ...);
+    const bool found = ((d == Ds ? (void(f(std::integral_constant<int, Ds>{})), true) : false) || ...);
     if (!found) (void)reject_dim<Ds...>(where, d, which);
   } else {
+    // (R is held, then returned: f's result is returned by value.)
     static_assert(std::is_default_constructible_v<R>,
                   "kops::with_dim: f's result must be default-constructible (what with_dim returns when d "
                   "is not in the list and the error handler returns, in a build without exceptions)");
     R r{};
-    const bool found = ((d == Ds ? (r = f(std::integral_constant<int, Ds>{}), true) : false) || ...);
+    const bool found = ((d == Ds ? (void(r = f(std::integral_constant<int, Ds>{})), true) : false) || ...);
     if (!found) (void)reject_dim<Ds...>(where, d, which);
     return r;
   }
@@ -83,21 +84,26 @@ constexpr auto dispatch_dim(const char* where, const char* which, int d, F& f) -
 /// equals the run-time dimension d, and returns what f returns.
 ///
 /// Ds: the dimensions compiled in (distinct, each >= 1). f is instantiated once
-/// per entry. A d not in the list throws kops::error naming the list; in a
+/// per entry and must return the same type for each (returned by value). A d
+/// not in the list throws kops::error naming the list; in a
 /// build without exceptions it calls the error handler (kops::set_error_handler)
 /// and, if the handler returns, returns a value-initialised result without
 /// calling f.
 template <int... Ds, class F>
-constexpr decltype(auto) with_dim(int d, F&& f) {
-  static_assert(detail::valid_dim_list<Ds...>(),
-                "kops::with_dim: list at least one dimension, each >= 1 and none twice");
-  return detail::dispatch_dim<Ds...>("kops::with_dim", "", d, f);
+constexpr auto with_dim(int d, F&& f) {
+  constexpr bool valid = detail::valid_dim_list<Ds...>();
+  static_assert(valid, "kops::with_dim: list at least one dimension, each >= 1 and none twice");
+  if constexpr (valid) return detail::dispatch_dim<Ds...>("kops::with_dim", "", d, f);
 }
 
 namespace detail {
 // Which argument of with_dims a message is about.
 inline constexpr const char* dims_argument[] = {" (the 1st)", " (the 2nd)", " (the 3rd)"};
 template <class... Lists> struct with_dims_impl;
+template <class L, class... Rest>
+struct with_dims_impl<L, Rest...> {
+  static_assert(sizeof(L) == 0, "kops::with_dims: each list of dimensions is a kops::dims<D...>");
+};
 template <>
 struct with_dims_impl<> {
   template <class F, class... Picked>

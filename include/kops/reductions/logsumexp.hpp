@@ -88,7 +88,7 @@ struct logsumexp_weight_op : detail::expsum_op<detail::lse_fin> {
 /// logsumexp_reduction(f, g, axis): out_k = log sum exp(f) g_k  (dim f = 1, dim out = dim g)
 /// computed stably (running maximum and shifted sums: reductions/detail/expsum.hpp).
 /// An empty range gives -inf. A weighted sum that is <= 0 gives NaN/-inf, as log does.
-/// Gradient: w.r.t. row variables and parameters (autodiff/reduction_grad.hpp):
+/// Gradient: w.r.t. row variables and parameters (logsumexp_op::gradient above):
 /// ```text
 ///   d log sum exp(f) = sum softmax(f) df,  d log sum exp(f) g_k = sum exp(f) (g_k df + dg_k) / sum exp(f) g_k.
 /// ```

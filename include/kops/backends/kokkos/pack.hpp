@@ -82,7 +82,7 @@ struct pack_math {
 
   template <class P> KOPS_INLINE static P exp(const P& a) { return detail::vexp(a.v); }
   template <class P> KOPS_INLINE static P exp2(const P& a) { return detail::vexp2(a.v); }
-  // e^(a b), b the same for every pair (backends/kokkos/scaled_exp.hpp).
+  // e^(a b), b the same for every pair (exp_op::scaled_form, ops/exp.hpp; lowering/lower.hpp).
   template <class P> KOPS_INLINE static P exp_scaled(const P& a, const P& b) { return detail::vexp_scaled(a.v, b.v); }
   template <class P> KOPS_INLINE static P log(const P& a) { return detail::vlog(a.v); }
   template <class P> KOPS_INLINE static P sin(const P& a) { return detail::vsin(a.v); }

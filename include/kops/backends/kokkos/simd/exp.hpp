@@ -44,7 +44,7 @@ KOPS_INLINE VT vexp(VT x) noexcept {
 }
 
 // e^(x b), accurate, for the exp of a scaled argument (the CPU backend's rewrite of
-// exp(a b), b invariant: backends/kokkos/scaled_exp.hpp).  AVX-512: x b is not
+// exp(a b), b invariant: exp_op::scaled_form in ops/exp.hpp, lowering/lower.hpp).  AVX-512: x b is not
 // rounded before the exponential (avx512::exp_scaled), so the result is within
 // an ulp of the exact e^(x b) (measured 0.75 float, 0.99 double; 2^-100 <= |b| <
 // 2^120 in float) -- closer than e^(fl(x b)), which is off by up to |x b| 2^-24
