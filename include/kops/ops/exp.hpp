@@ -59,23 +59,22 @@ inline constexpr int invariant_factor_v = is_invariant_v<B> && !is_invariant_v<A
                                           : is_invariant_v<A> && !is_invariant_v<B> ? 2
                                                                                     : 0;
 // exp(x) as the scaled form sees it: x = s (a b), s = +1 or -1 (-(a b), which
-// the simplifier keeps as such); `scaled` is exp_scaled(variant factor, s *
-// invariant factor), or exp(x) itself when x is not of that form.
+// the simplifier keeps as such), with exactly one of a, b invariant, becomes
+// exp_scaled(variant factor, s * invariant factor); any other x stays exp(x).
+template <class F> using keep_sign = F;
+template <class F> using flip_sign = Unary<minus_op, F>;
+template <class A, class B, template <class> class Sign, class X>
+using scaled_or_exp = std::conditional_t<
+    invariant_factor_v<A, B> == 1, Binary<scaled_exp_op, A, Sign<B>>,
+    std::conditional_t<invariant_factor_v<A, B> == 2, Binary<scaled_exp_op, B, Sign<A>>, Unary<exp_op, X>>>;
 template <class X> struct scaled_exp_form {
   using type = Unary<exp_op, X>;
 };
 template <class A, class B> struct scaled_exp_form<Binary<mult_op, A, B>> {
-  static constexpr int which = invariant_factor_v<A, B>;
-  using type = std::conditional_t<which == 1, Binary<scaled_exp_op, A, B>,
-                                  std::conditional_t<which == 2, Binary<scaled_exp_op, B, A>,
-                                                     Unary<exp_op, Binary<mult_op, A, B>>>>;
+  using type = scaled_or_exp<A, B, keep_sign, Binary<mult_op, A, B>>;
 };
 template <class A, class B> struct scaled_exp_form<Unary<minus_op, Binary<mult_op, A, B>>> {
-  static constexpr int which = invariant_factor_v<A, B>;
-  using type = std::conditional_t<
-      which == 1, Binary<scaled_exp_op, A, Unary<minus_op, B>>,
-      std::conditional_t<which == 2, Binary<scaled_exp_op, B, Unary<minus_op, A>>,
-                         Unary<exp_op, Unary<minus_op, Binary<mult_op, A, B>>>>>;
+  using type = scaled_or_exp<A, B, flip_sign, Unary<minus_op, Binary<mult_op, A, B>>>;
 };
 } // namespace detail
 

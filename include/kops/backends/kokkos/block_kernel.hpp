@@ -108,7 +108,7 @@ struct block_kernel {
   // Inlined into accumulate, and accumulate into its callers: out-of-line
   // copies of this loop cut the code a translation unit compiles per reduction
   // by a third but cost 1.5% of the fast policy's speed on full blocks
-  // (bench/run_cpu.sh) and 1.5-3.5% on one-pack blocks (bench_threads, M = 16).
+  // (bench_cpu, docs/performance.md "Compile time").
   template <bool Shifted>
   KOPS_INLINE void run_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t r0,
                              const std::int64_t r1) const {
