@@ -11,6 +11,7 @@
 // its slice to kops::mpi::eval and compares its output with its own reference.
 //
 //   mpiexec -n 3 ./mpi_test     (any number of ranks; ctest runs 1, 2, 3 and 4)
+#include <kops/cluster.hpp>
 #include <kops/mpi.hpp>
 
 #include <algorithm>
@@ -28,6 +29,9 @@ using kops::category;
 
 int rank_ = 0, ranks_ = 1;
 int failures = 0, checks = 0;
+// When set, check() passes this block-sparsity structure (global indices) to
+// both the reference and kops::mpi::eval.
+const kops::block_sparsity* sparsity_ = nullptr;
 
 // Slice boundaries of n items over the ranks: cut[r] .. cut[r + 1] is rank r's.
 std::vector<std::int64_t> cut(std::int64_t n, int how) {
@@ -92,7 +96,12 @@ void check(const std::string& name, Red red, kops::mpi::split_tag<C> split, std:
   using Out = typename Red::op::template out_t<T>;
   const std::int64_t rows = Red::row_cat == category::i ? M : N;
   std::vector<Out> ref(std::size_t(rows * Red::dim));
-  std::apply([&](auto... a) { kops::kokkos::eval<Policy...>(red, M, N, ref.data(), a.p...); }, args);
+  std::apply(
+      [&](auto... a) {
+        if (sparsity_) kops::kokkos::eval<Policy...>(red, M, N, ref.data(), a.p..., *sparsity_);
+        else kops::kokkos::eval<Policy...>(red, M, N, ref.data(), a.p...);
+      },
+      args);
   if (scale == 0.0)
     for (const Out& r : ref) scale = std::max(scale, diff(r, Out{}));
   const double tol = rtol * scale;
@@ -108,8 +117,12 @@ void check(const std::string& name, Red red, kops::mpi::split_tag<C> split, std:
     const bool merged = Red::red_cat == C;
     const std::int64_t first = merged ? 0 : lo, count = merged ? rows : hi - lo;
     std::vector<Out> out(std::size_t(count * Red::dim) + 1);
-    std::apply([&](auto... p) { kops::mpi::eval<Policy...>(red, MPI_COMM_WORLD, split, Mr, Nr, out.data(), p...); },
-               mine);
+    std::apply(
+        [&](auto... p) {
+          if (sparsity_) kops::mpi::eval<Policy...>(red, MPI_COMM_WORLD, split, Mr, Nr, out.data(), p..., *sparsity_);
+          else kops::mpi::eval<Policy...>(red, MPI_COMM_WORLD, split, Mr, Nr, out.data(), p...);
+        },
+        mine);
     int bad = 0;
     for (std::int64_t e = 0; e < count * Red::dim; ++e) {
       worst = std::max(worst, diff(out[std::size_t(e)], ref[std::size_t(first * Red::dim + e)]));
@@ -266,6 +279,57 @@ int main(int argc, char** argv) {
           dlse_args, 10 * rtol);
     check("grad of logsumexp w.r.t. y, i split (forward local, gradient merged)", dlse, kops::mpi::split_i, M, N,
           dlse_args, 10 * rtol);
+
+    // Block-sparse: one structure in global indices on every rank (rows in no
+    // block, a block without intervals, intervals across the ranks' slices).
+    {
+      kops::cluster::structure st;  // rows i of M = 37 over the N = 2600 j's
+      st.rows = {{0, 9}, {9, 20}, {23, 30}, {30, 37}};
+      st.slices = {2, 3, 3, 5};
+      st.reduced = {{0, 700}, {1500, 2600}, {100, 2500}, {5, 6}, {2000, 2601 - 1}};
+      const kops::cluster::structure stt = kops::cluster::transpose(st.view(), M, N);  // rows j over the i's
+      const kops::block_sparsity s_i = st.view(), s_j = stt.view();
+      sparsity_ = &s_i;
+      check("ranged sum, j split", conv, kops::mpi::split_j, M, N, conv_args, rtol);
+      check("ranged sum, i split (rows)", conv, kops::mpi::split_i, M, N, conv_args, rtol);
+      check<kops::sum_scheme::kahan>("ranged sum, kahan", conv, kops::mpi::split_j, M, N, conv_args, rtol_acc);
+      check("ranged min_argmin", kops::min_argmin_reduction(d2, kops::axis_j), kops::mpi::split_j, M, N, xy, 0.f);
+      check("ranged kmin_argkmin<3>", kops::kmin_argkmin_reduction<3>(d2, kops::axis_j), kops::mpi::split_j, M, N,
+            xy, 0.f);
+      check("ranged logsumexp", kops::logsumexp_reduction(-gp * d2, kops::axis_j), kops::mpi::split_j, M, N,
+            std::array<arg<float>, 3>{X, Y, G}, rtol);
+      check("ranged double sum", conv, kops::mpi::split_j, M, N, std::array<arg<double>, 4>{Xd, Yd, Gd, Bd}, 1e-13);
+      sparsity_ = &s_j;
+      check("ranged axis_i min_argmin, i split", kops::min_argmin_reduction(d2, kops::axis_i), kops::mpi::split_i, M,
+            N, xy, 0.f);
+      check("ranged axis_i sum, j split (rows)", kops::sum_reduction(kops::exp(-gp * d2) * ci, kops::axis_i),
+            kops::mpi::split_j, M, N, std::array<arg<float>, 4>{X, Y, G, Ci}, rtol);
+      // The two-pass gradient w.r.t. y_j takes the structure of its j rows; its
+      // forward pass runs on the transpose (i rows), merged or local.
+      check("ranged grad of logsumexp w.r.t. y, j split", dlse, kops::mpi::split_j, M, N, dlse_args, 10 * rtol);
+      check("ranged grad of logsumexp w.r.t. y, i split", dlse, kops::mpi::split_i, M, N, dlse_args, 10 * rtol);
+      // The forward structure tagged as i rows serves the gradient too (transposed by eval).
+      kops::block_sparsity tagged = s_i;
+      tagged.axis = kops::sparsity_axis::i;
+      sparsity_ = &tagged;
+      check("ranged grad of logsumexp w.r.t. y, tagged forward structure", dlse, kops::mpi::split_j, M, N, dlse_args,
+            10 * rtol);
+      sparsity_ = nullptr;
+
+      std::vector<float> o(static_cast<std::size_t>(M));
+      const kops::range bad_rows[] = {{0, 38}};
+      const std::int64_t one[] = {1};
+      check_throws("a block-sparsity structure out of range", [&] {
+        kops::mpi::eval(conv, MPI_COMM_WORLD, M, std::int64_t(N / ranks_), o.data(), x.data(), y.data(), g.data(),
+                        b.data(), kops::block_sparsity{bad_rows, 1, one, st.reduced.data()});
+      });
+      if (ranks_ > 1)
+        check_throws("ranks pass different structures", [&] {
+          const kops::range r[] = {{0, rank_ == 0 ? 10 : 11}};
+          kops::mpi::eval(conv, MPI_COMM_WORLD, M, std::int64_t(N / ranks_), o.data(), x.data(), y.data(),
+                          g.data(), b.data(), kops::block_sparsity{r, 1, one, st.reduced.data()});
+        });
+    }
 
     // Misuse: every rank throws, no rank hangs.
     std::vector<float> out(static_cast<std::size_t>(M));

@@ -77,6 +77,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -290,6 +291,24 @@ struct mpi_backend {
     return kokkos::detail::host_temporary<T>(*this, n, f);
   }
 
+  // Every rank's slots merged in rank order into every rank's (MPI_Allreduce
+  // with the reduction's combine); false after a reported MPI failure.
+  template <class Part>
+  bool merge_slots(std::vector<typename Part::slot>& slots) {
+    bytes_type type(sizeof(typename Part::slot));
+    if (!type.ok()) return false;
+    user_op op(&combine_slots<Part>, false);
+    if (!op.ok()) return false;
+    constexpr std::int64_t most = std::numeric_limits<int>::max();  // MPI counts are int
+    for (std::int64_t first = 0; first < std::int64_t(slots.size()); first += most) {
+      const int count = int(std::min<std::int64_t>(most, std::int64_t(slots.size()) - first));
+      if (!check_mpi(MPI_Allreduce(MPI_IN_PLACE, slots.data() + first, count, type.get(), op.get(), comm),
+                     "MPI_Allreduce"))
+        return false;
+    }
+    return true;
+  }
+
   template <class Pol, class Red, class T, class Out>
   bool launch(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
     if constexpr (Red::red_cat == C) {
@@ -297,18 +316,7 @@ struct mpi_backend {
       using slot = typename Part::slot;
       std::vector<slot> slots(std::size_t(Part::packs(e.rows)));
       Part::accumulate(typename Part::K{ptrs, nullptr, e.rows, e.cols, s.offset}, slots.data());
-
-      bytes_type type(sizeof(slot));
-      if (!type.ok()) return false;
-      user_op op(&combine_slots<Part>, false);
-      if (!op.ok()) return false;
-      constexpr std::int64_t most = std::numeric_limits<int>::max();  // MPI counts are int
-      for (std::int64_t first = 0; first < std::int64_t(slots.size()); first += most) {
-        const int count = int(std::min<std::int64_t>(most, std::int64_t(slots.size()) - first));
-        if (!check_mpi(MPI_Allreduce(MPI_IN_PLACE, slots.data() + first, count, type.get(), op.get(), comm),
-                       "MPI_Allreduce"))
-          return false;
-      }
+      if (!merge_slots<Part>(slots)) return false;
       Part::finalize(slots.data(), e.rows, out);
       return true;
     } else {
@@ -317,7 +325,88 @@ struct mpi_backend {
       return local.template launch<Pol, Red>(e, out, ptrs);
     }
   }
+
+  // A block-sparse pass; e.sparsity: the structure in global indices (checked
+  // on every rank, the same on every rank). Reducing over the split axis:
+  // every rank folds the parts of the intervals in its slice into the partial
+  // accumulators of the same row tiles (the structure's, so the same on every
+  // rank), merged as above. Otherwise: the row blocks cut to this rank's rows.
+  template <class Pol, class Red, class T, class Out>
+  bool launch_ranged(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
+    const block_sparsity& g = *e.sparsity;
+    const std::int64_t lo = s.offset, hi = s.offset + (C == category::i ? e.M : e.N);
+    auto clip = [&](const range& r) {
+      const std::int64_t b = std::clamp(r.begin, lo, hi), x = std::clamp(r.end, lo, hi);
+      return range{b - lo, x - lo};
+    };
+    if constexpr (Red::red_cat == C) {
+      std::vector<range> mine(std::size_t(kops::detail::sparsity_intervals(g)));
+      for (std::size_t t = 0; t < mine.size(); ++t) mine[t] = clip(g.reduced[t]);
+      using Part = kokkos::detail::partial<Red, T, Out, Pol>;
+      using K = typename Part::K;
+      using slot = typename Part::slot;
+      const std::vector<kokkos::detail::row_tile> tiles = kokkos::detail::row_tiles(g, K::rows_per_block);
+      std::vector<slot> slots(tiles.size() * K::U);
+      kokkos::detail::ranged_partial<Part>(K{ptrs, out, e.rows, e.cols, s.offset}, g, mine.data(), tiles,
+                                           slots.data());
+      if (!merge_slots<Part>(slots)) return false;
+      kokkos::detail::ranged_finalize<Part>(K{ptrs, out, e.rows, e.cols, s.offset}, g, tiles, slots.data());
+      return true;
+    } else {
+      std::vector<range> mine(std::size_t(g.row_blocks));
+      for (std::int64_t k = 0; k < g.row_blocks; ++k) mine[std::size_t(k)] = clip(g.rows[k]);
+      block_sparsity local_s = g;
+      local_s.rows = mine.data();
+      kops::detail::pass_extent local_e = e;
+      local_e.sparsity = &local_s;
+      kokkos::detail::host_backend local(where, kokkos::detail::host_exec{});
+      return local.template launch_ranged<Pol, Red>(local_e, out, ptrs);
+    }
+  }
 };
+
+// A 63-bit FNV-1a hash of a structure's numbers: ranks that pass different
+// structures are told so instead of merging accumulators of different tiles.
+inline std::int64_t sparsity_hash(const block_sparsity& g) {
+  std::uint64_t h = 1469598103934665603ull;
+  auto mix = [&h](std::int64_t v) {
+    for (int b = 0; b < 8; ++b) h = (h ^ ((std::uint64_t(v) >> (8 * b)) & 0xff)) * 1099511628211ull;
+  };
+  mix(g.row_blocks);
+  mix(std::int64_t(g.axis));
+  const std::int64_t n = g.row_blocks > 0 && g.rows && g.slices ? g.row_blocks : 0;
+  for (std::int64_t k = 0; k < n; ++k) mix(g.rows[k].begin), mix(g.rows[k].end), mix(g.slices[k]);
+  const std::int64_t t = n > 0 && g.slices[n - 1] > 0 && g.reduced ? g.slices[n - 1] : 0;
+  for (std::int64_t k = 0; k < t; ++k) mix(g.reduced[k].begin), mix(g.reduced[k].end);
+  return std::int64_t(h >> 1);
+}
+
+// The structure g (global indices: Mg i rows, Ng j rows) checked on every
+// rank, and the same on every rank; either every rank reports or none does.
+template <class Red>
+[[nodiscard]] bool check_sparsity_collectively(MPI_Comm comm, const block_sparsity& g, std::int64_t Mg,
+                                               std::int64_t Ng) {
+  int rank = 0;
+  if (!check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank")) return false;
+  std::string own;
+  const bool ok = kops::detail::check_sparsity_for<Red>(where, g, Mg, Ng, &own);
+  // Hashed only when valid (an invalid one may hold pointers that must not be read).
+  const std::int64_t h = ok ? sparsity_hash(g) : 0;
+  constexpr std::int64_t none = std::numeric_limits<std::int64_t>::min();
+  std::int64_t mine[3] = {own.empty() ? none : -std::int64_t(rank), h, -h};
+  std::int64_t agreed[3];
+  if (!check_mpi(MPI_Allreduce(mine, agreed, 3, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce")) return false;
+  if (!own.empty()) return kops::detail::report(own);
+  if (agreed[0] != none)
+    return kops::detail::fail(
+        "%s: rank %lld rejected its block_sparsity (its kops::error says why); no rank evaluated the reduction", where,
+        (long long)-agreed[0]);
+  if (agreed[1] != -agreed[2])
+    return kops::detail::fail(
+        "%s: the ranks pass different block_sparsity structures; every rank passes the same one, in global indices",
+        where);
+  return true;
+}
 
 } // namespace detail
 
@@ -335,28 +424,45 @@ struct mpi_backend {
 /// arguments are bad or the ranks disagree (never a hang). Without exceptions
 /// (-fno-exceptions, KOPS_NO_EXCEPTIONS) every rank calls the
 /// kops::set_error_handler handler instead and returns, `out` untouched.
-template <auto... Policy, ReductionType Red, category C, class Out, class... Args>
-void eval(Red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
+template <auto... Policy, ReductionType Red, category C, class Out, class... Rest>
+void eval(Red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
   constexpr bool policies = kops::detail::check_policies<Policy...>();
-  constexpr bool call = kops::detail::check_eval_call<Red, Out, Args...>();
-  if constexpr (policies && call) {
-    using T = kops::detail::call_element_t<Out, Args...>;
-    using Pol = kops::detail::policy_of_t<Policy...>;
-    const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
-    detail::slice s{0, 0};
-    if (!detail::check_collectively<Red, C>(comm, M, N, out, ptrs, detail::acc_bytes<Pol, C, Red, T, Out>(), s))
-      return;
-    detail::mpi_backend<C> be{detail::where, comm, s};
-    (void)kops::detail::run_passes<Pol, Red>(be, M, N, out, ptrs);
+  constexpr bool tail = kops::detail::check_eval_tail(type_list<block_sparsity>{}, type_list<Rest...>{});
+  constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
+  if constexpr (policies && tail) {
+    kops::detail::split_call(
+        type_list<block_sparsity>{},
+        [&]<class... Args>(const std::tuple<block_sparsity>& opts, const Args*... args) {
+          if constexpr (kops::detail::check_eval_call<Red, Out, Args...>()) {
+            using T = kops::detail::call_element_t<Out, Args...>;
+            using Pol = kops::detail::policy_of_t<Policy...>;
+            const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
+            detail::slice s{0, 0};
+            if (!detail::check_collectively<Red, C>(comm, M, N, out, ptrs, detail::acc_bytes<Pol, C, Red, T, Out>(),
+                                                    s))
+              return;
+            detail::mpi_backend<C> be{detail::where, comm, s};
+            if constexpr (ranged) {
+              const block_sparsity& g = std::get<0>(opts);
+              // The structure's indices are global: the split axis has s.total.
+              const std::int64_t Mg = C == category::i ? s.total : M, Ng = C == category::j ? s.total : N;
+              if (!detail::check_sparsity_collectively<Red>(comm, g, Mg, Ng)) return;
+              (void)kops::detail::run_checked_sparse_passes<Pol, Red>(be, M, N, out, ptrs, g);
+            } else {
+              (void)kops::detail::run_passes<Pol, Red>(be, M, N, out, ptrs);
+            }
+          }
+        },
+        rest...);
   }
 }
 
 /// \brief kops::mpi::eval with the reduced axis split: j for an axis_j
 /// reduction, i for axis_i (the usual case: a kernel sum or a nearest-neighbour
 /// search over points held by many processes).
-template <auto... Policy, ReductionType Red, class Out, class... Args>
-void eval(Red red, MPI_Comm comm, std::int64_t M, std::int64_t N, Out* out, const Args*... args) {
-  eval<Policy...>(red, comm, split_tag<Red::red_cat>{}, M, N, out, args...);
+template <auto... Policy, ReductionType Red, class Out, class... Rest>
+void eval(Red red, MPI_Comm comm, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
+  eval<Policy...>(red, comm, split_tag<Red::red_cat>{}, M, N, out, rest...);
 }
 
 } // namespace kops::mpi

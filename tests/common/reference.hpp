@@ -4,6 +4,7 @@
 // and scheduling; the oracle the backends are compared with.
 //
 //   reference_eval<V>(red, M, N, out, args...)    args: host arrays of any one element type
+//   reference_eval_kept<V>(keep, red, M, N, out, args...)   only the pairs keep(row, term)
 //   out: (rows, red.dim) of Op::out_t<V> (V values, or std::int64_t indices)
 #pragma once
 
@@ -35,8 +36,15 @@ struct reference_context {
   }
 };
 
-template <class V, class Red, class Out, class... T>
-void reference_eval(Red, std::int64_t M, std::int64_t N, Out* out, const T*... args) {
+// Every (row, term) pair is kept.
+struct keep_all {
+  bool operator()(std::int64_t, std::int64_t) const { return true; }
+};
+
+// The reduction of each output row r over the terms c with keep(r, c), in
+// axis order (a row with none: the reduction's value over no term).
+template <class V, class Keep, class Red, class Out, class... T>
+void reference_eval_kept(const Keep& keep, Red, std::int64_t M, std::int64_t N, Out* out, const T*... args) {
   using F = typename Red::formula;
   using Op = typename Red::op;
   using Mth = kops::scalar_math;
@@ -61,13 +69,21 @@ void reference_eval(Red, std::int64_t M, std::int64_t N, Out* out, const T*... a
   const bool over_j = Red::row_cat == kops::category::i;
   const std::int64_t rows = over_j ? M : N, cols = over_j ? N : M;
   for (std::int64_t r = 0; r < rows; ++r) {
-    auto acc = Op::template init<Mth, V, F::dim>(cols > 0 ? 0 : -1);
-    for (std::int64_t c = 0; c < cols; ++c) {
+    std::int64_t first = 0;
+    while (first < cols && !keep(r, first)) ++first;
+    auto acc = Op::template init<Mth, V, F::dim>(first < cols ? first : -1);
+    for (std::int64_t c = first; c < cols; ++c) {
+      if (!keep(r, c)) continue;
       const reference_context<V> ctx{ptrs.data(), over_j ? r : c, over_j ? c : r};
       Op::template accumulate<Mth>(acc, F::eval(ctx), Mth::template index<V>(c));
     }
     Op::template finalize<Mth>(acc, 0, out + r * Red::dim);
   }
+}
+
+template <class V, class Red, class Out, class... T>
+void reference_eval(Red red, std::int64_t M, std::int64_t N, Out* out, const T*... args) {
+  reference_eval_kept<V>(keep_all{}, red, M, N, out, args...);
 }
 
 } // namespace kops_test

@@ -228,8 +228,43 @@ void add_float32(corpus& c) {
 
 } // namespace
 
+// Block-sparse cases (kops::block_sparsity, pykeops `ranges`): every row in a
+// block, each block over two or three intervals with at least 4 terms.
+void add_block_sparse(corpus& c) {
+  using namespace kops;
+  constexpr auto x = vi<0, 3>;
+  constexpr auto y = vj<1, 3>;
+  // M = 37 i rows over the N = 29 j's, and N rows over the M i's.
+  static kops::cluster::structure by_i, by_j;
+  by_i.rows = {{0, 10}, {10, 11}, {11, 30}, {30, 37}};
+  by_i.slices = {2, 3, 5, 7};
+  by_i.reduced = {{0, 5}, {9, 20}, {3, 29}, {0, 4}, {20, 29}, {4, 12}, {12, 13}};
+  by_j.rows = {{0, 7}, {7, 29}};
+  by_j.slices = {2, 3};
+  by_j.reduced = {{0, 12}, {30, 37}, {5, 25}};
+  static const kops::block_sparsity si = by_i.view(), sj = by_j.view();
+  const std::string note = "block-sparse: kops::block_sparsity / pykeops ranges (the six arrays)";
+  c.add("ranges_gauss_conv", "block_sparse", examples::gauss_conv,
+        {.what = "sum_reduction, block-sparse", .note = note, .ranges = {{3, {0.5, 2.0}}}, .sparsity = &si});
+  c.add("ranges_sum_axis_i", "block_sparse", sum_reduction(exp(-sqdist(x, y)) * vi<2, 2>, axis_i),
+        {.what = "sum_reduction over i, block-sparse", .note = note, .sparsity = &sj});
+  c.add("ranges_min_argmin", "block_sparse", min_argmin_reduction(sqdist(x, y) - vj<2, 2>, axis_j),
+        {.what = "min_argmin_reduction, block-sparse", .note = note, .sparsity = &si});
+  c.add("ranges_argkmin", "block_sparse", argkmin_reduction<4>(sqdist(x, y), axis_j),
+        {.what = "argkmin_reduction<4>, block-sparse", .note = note, .sparsity = &si});
+  c.add("ranges_logsumexp", "block_sparse", logsumexp_reduction(-sqdist(x, y), axis_j),
+        {.what = "logsumexp_reduction, block-sparse", .note = note, .sparsity = &si});
+  c.add("ranges_sumsoftmaxweight_axis_i", "block_sparse",
+        sumsoftmaxweight_reduction(-sqdist(x, y), vi<2, 2>, axis_i),
+        {.what = "sumsoftmaxweight_reduction over i, block-sparse", .note = note, .sparsity = &sj});
+  c.add<float>("ranges_gauss_conv_float32", "block_sparse", examples::gauss_conv,
+               {.what = "sum_reduction, block-sparse, float32", .note = note, .ranges = {{3, {0.5, 2.0}}},
+                .sparsity = &si});
+}
+
 void add_reduction_cases(corpus& c) {
   add_reductions(c);
+  add_block_sparse(c);
   add_reduction_gradients(c);
   add_calculus(c);
   add_float32(c);

@@ -330,6 +330,11 @@ struct golden_case {
   double known_bug_rtol = 0, known_bug_atol = 0;  // 0: none
   bool isolate = false;
   std::vector<stage> stages;
+  // Block-sparse cases: pykeops' six ranges arrays, (ranges_i, slices_i,
+  // redranges_j, ranges_j, slices_j, redranges_i), int64 .npy files; empty
+  // for a dense case. The first three describe the i rows, the last three the
+  // j rows (kops::block_sparsity of an axis_j / axis_i reduction respectively).
+  std::vector<std::string> ranges;
 };
 
 struct index {
@@ -395,6 +400,8 @@ struct index {
       g.known_bug_atol = (*t)["atol"].num();
     }
     g.isolate = c["keops"]["isolate"].boolean();
+    if (const json* r = c.find("ranges"))
+      for (const json& f : r->items()) g.ranges.push_back(f.str());
     for (const json& s : c["keops"]["stages"].items()) {
       stage st;
       st.formula = s["formula"].str();

@@ -12,6 +12,7 @@
 // same numbers, the tolerance and what agreement is expected.
 #pragma once
 
+#include <kops/cluster.hpp>
 #include <kops/kokkos.hpp>
 
 #include <cmath>
@@ -134,6 +135,8 @@ struct case_options {
   bool isolate = false;                               // never batch with other cases in pykeops
   double known_bug_rtol = -1;                         // keops_bug cases: the KeOps issue's size; a
                                                       // larger difference is a failure
+  const kops::block_sparsity* sparsity = nullptr;     // a block-sparse case: the structure of the
+                                                      // reduction's rows (pykeops `ranges`; isolated)
 };
 
 // "Var(k,d,c)" as kops prints variables: for KeOps stage formulas written by hand.
@@ -266,9 +269,38 @@ class corpus {
     using Out = typename R::op::template out_t<T>;
     std::vector<Out> out(std::size_t(rows * R::dim));
     try {
-      call_eval(red, M, N, out.data(), data, std::make_index_sequence<std::size_t(R::nargs)>{});
+      call_eval(red, M, N, out.data(), data, opt.sparsity, std::make_index_sequence<std::size_t(R::nargs)>{});
     } catch (const std::exception& err) {
       throw std::runtime_error("case " + id + ": " + err.what());
+    }
+    if (opt.sparsity) {
+      // pykeops' six arrays: (ranges_i, slices_i, redranges_j) describe the i rows,
+      // (ranges_j, slices_j, redranges_i) the j rows; one set is the structure,
+      // the other its transpose.
+      const kops::cluster::structure other = kops::cluster::transpose(*opt.sparsity, rows, rows_i ? N : M);
+      const kops::block_sparsity by_i = rows_i ? *opt.sparsity : other.view();
+      const kops::block_sparsity by_j = rows_i ? other.view() : *opt.sparsity;
+      std::string files;
+      auto put = [&](const std::string& name, const std::vector<std::int64_t>& v, std::vector<std::int64_t> shape) {
+        write_npy(dir_ / id / (name + ".npy"), v.data(), shape);
+        files += std::string(files.empty() ? "" : ", ") + json_string(id + "/" + name + ".npy");
+      };
+      auto pairs = [](const kops::range* r, std::int64_t n) {
+        std::vector<std::int64_t> v;
+        for (std::int64_t k = 0; k < n; ++k) v.insert(v.end(), {r[k].begin, r[k].end});
+        return v;
+      };
+      auto put_structure = [&](const kops::block_sparsity& b, const char* rows_name, const char* slices_name,
+                               const char* red_name) {
+        const std::int64_t n = kops::detail::sparsity_intervals(b);
+        put(rows_name, pairs(b.rows, b.row_blocks), {b.row_blocks, 2});
+        put(slices_name, std::vector<std::int64_t>(b.slices, b.slices + b.row_blocks), {b.row_blocks});
+        put(red_name, pairs(b.reduced, n), {n, 2});
+      };
+      put_structure(by_i, "ranges_i", "slices_i", "redranges_j");
+      put_structure(by_j, "ranges_j", "slices_j", "redranges_i");
+      e.json += ",\n   \"ranges\": [" + files + "]";
+      opt.isolate = true;
     }
 
     double scale = 1.0;
@@ -401,8 +433,11 @@ class corpus {
 
   template <class R, class Out, class T, std::size_t... I>
   static void call_eval(R red, std::int64_t M, std::int64_t N, Out* out, const std::vector<std::vector<T>>& data,
-                        std::index_sequence<I...>) {
-    kops::kokkos::eval(red, M, N, out, (data[I].empty() ? static_cast<const T*>(nullptr) : data[I].data())...);
+                        const kops::block_sparsity* s, std::index_sequence<I...>) {
+    if (s)
+      kops::kokkos::eval(red, M, N, out, (data[I].empty() ? static_cast<const T*>(nullptr) : data[I].data())..., *s);
+    else
+      kops::kokkos::eval(red, M, N, out, (data[I].empty() ? static_cast<const T*>(nullptr) : data[I].data())...);
   }
 
   std::filesystem::path dir_;

@@ -122,6 +122,18 @@ TEST_CASE("golden index: every case is complete and its arrays have the announce
       CHECK(v.descr == "<i8");
       CHECK(v.shape == out_shape);
     }
+    if (!c.ranges.empty()) {
+      // Block-sparse: six int64 arrays, pairs as (n, 2), slices as (blocks).
+      REQUIRE(c.ranges.size() == 6);
+      CHECK(c.isolate);
+      for (std::size_t k = 0; k < 6; ++k) {
+        const auto r = idx.array(c.ranges[k]);
+        CHECK(r.descr == "<i8");
+        CHECK(r.shape.size() == (k == 1 || k == 4 ? 1u : 2u));
+      }
+      CHECK(idx.array(c.ranges[0]).shape[0] == idx.array(c.ranges[1]).shape[0]);
+      CHECK(idx.array(c.ranges[3]).shape[0] == idx.array(c.ranges[4]).shape[0]);
+    }
     CHECK(c.rtol > 0);
     CHECK(c.atol >= 0);
     CHECK((c.expect == "agree" || c.expect == "keops_bug" || c.expect == "semantic_difference"));

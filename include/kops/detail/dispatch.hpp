@@ -20,12 +20,15 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include <kops/core/block_sparsity.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/detail/sparsity.hpp>
 #include <kops/reductions/chained.hpp>
 #include <kops/reductions/reduction.hpp>
 
@@ -134,13 +137,33 @@ constexpr std::int64_t output_rows(std::int64_t M, std::int64_t N) {
 }
 
 // One pass of a call, as a backend runs it: `rows` output rows, each reducing
-// `cols` terms (0 for a sum of the zero formula, whatever the sizes).
+// `cols` terms (0 for a sum of the zero formula, whatever the sizes); with a
+// block-sparsity structure (checked) for these rows, or none (dense).
 struct pass_extent {
   std::int64_t M, N, rows, cols;
+  const block_sparsity* sparsity = nullptr;
 };
+
+// The structures of a ranged call for the passes whose output rows are i and
+// those whose output rows are j (null: dense, or no pass of that kind).
+struct call_sparsity {
+  const block_sparsity* by_i = nullptr;
+  const block_sparsity* by_j = nullptr;
+  const block_sparsity* of(category rows) const { return rows == category::i ? by_i : by_j; }
+};
+
 template <class Red>
-constexpr pass_extent extent_of(std::int64_t M, std::int64_t N) {
-  return {M, N, output_rows<Red>(M, N), Red::no_work ? 0 : Red::row_cat == category::i ? N : M};
+constexpr pass_extent extent_of(std::int64_t M, std::int64_t N, const call_sparsity& sp = {}) {
+  return {M, N, output_rows<Red>(M, N), Red::no_work ? 0 : Red::row_cat == category::i ? N : M, sp.of(Red::row_cat)};
+}
+
+// Whether some pass of Red has output rows of the other category than Red's own.
+template <class Red, category Rows = Red::row_cat>
+constexpr bool has_other_rows() {
+  if constexpr (is_chained_v<Red>)
+    return has_other_rows<typename Red::first, Rows>() || has_other_rows<typename Red::second, Rows>();
+  else
+    return Red::row_cat != Rows;
 }
 
 // What a backend supplies to run_passes:
@@ -163,23 +186,85 @@ concept Backend = requires(B& be, std::size_t n) {
 };
 
 // The passes of Red, arguments already checked: see the header comment.
-template <class Pol, class Red, class B, class T, class Out>
-[[nodiscard]] bool run_passes(B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs) {
+// Ranged: every pass has a block-sparsity structure (sp) and runs with
+// be.launch_ranged instead of be.launch (a separate kernel, compiled only by
+// the calls that take a structure).
+template <class Pol, class Red, bool Ranged = false, class B, class T, class Out>
+[[nodiscard]] bool run_passes(B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
+                              const call_sparsity& sp = {}) {
   if constexpr (is_chained_v<Red>) {
     using First = typename Red::first;
     const std::size_t n = std::size_t(output_rows<First>(M, N)) * First::dim;
     return be.template with_temporary<T>(n, [&](auto& inner, T* buffer) {
-      if (!run_passes<Pol, First>(inner, M, N, buffer, ptrs)) return false;
+      if (!run_passes<Pol, First, Ranged>(inner, M, N, buffer, ptrs, sp)) return false;
       const T* second[Red::nargs + 1];
       for (int k = 0; k < Red::nargs; ++k) second[k] = ptrs[k];
       second[Red::nargs] = buffer;
-      return run_passes<Pol, typename Red::second>(inner, M, N, out, second);
+      return run_passes<Pol, typename Red::second, Ranged>(inner, M, N, out, second, sp);
     });
   } else {
-    const pass_extent e = extent_of<Red>(M, N);
+    const pass_extent e = extent_of<Red>(M, N, sp);
     if (e.rows == 0) return true;
-    return be.template launch<Pol, Red>(e, out, ptrs);
+    if constexpr (Ranged)
+      return be.template launch_ranged<Pol, Red>(e, out, ptrs);
+    else
+      return be.template launch<Pol, Red>(e, out, ptrs);
   }
+}
+
+// Whether a backend reads a structure from memory the host cannot read (the
+// GPU's): be.host_sparsity(s, storage, view) then copies it to the host.
+template <class B, class = void> inline constexpr bool has_host_sparsity_v = false;
+template <class B>
+inline constexpr bool has_host_sparsity_v<
+    B, std::void_t<decltype(std::declval<B&>().host_sparsity(std::declval<const block_sparsity&>(),
+                                                             std::declval<sparsity_copy&>(),
+                                                             std::declval<block_sparsity&>()))>> = true;
+
+// The rows a structure describes, passed with a reduction whose rows are `rows`.
+constexpr category sparsity_rows(const block_sparsity& s, category rows) {
+  return s.axis == sparsity_axis::i ? category::i : s.axis == sparsity_axis::j ? category::j : rows;
+}
+
+// check_sparsity of s passed with Red (M i rows, N j rows), against the axis it describes.
+template <class Red>
+[[nodiscard]] bool check_sparsity_for(const char* where, const block_sparsity& s, std::int64_t M, std::int64_t N,
+                                      std::string* keep = nullptr) {
+  const bool rows_i = sparsity_rows(s, Red::row_cat) == category::i;
+  return check_sparsity(where, s, rows_i ? M : N, rows_i ? N : M, rows_i ? "i" : "j", keep);
+}
+
+// The passes of a call with the block-sparsity structure s (checked, in host
+// memory), transposed for the passes whose rows are of the other axis than
+// the ones s describes.
+template <class Pol, class Red, class B, class T, class Out>
+[[nodiscard]] bool run_checked_sparse_passes(B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
+                                             const block_sparsity& s) {
+  const category own = sparsity_rows(s, Red::row_cat);
+  call_sparsity sp;
+  (own == category::i ? sp.by_i : sp.by_j) = &s;
+  if (own == Red::row_cat && !has_other_rows<Red>()) return run_passes<Pol, Red, true>(be, M, N, out, ptrs, sp);
+  const sparsity_copy other = transpose_sparsity(s);
+  const block_sparsity view = other.view();
+  (own == category::i ? sp.by_j : sp.by_i) = &view;
+  return run_passes<Pol, Red, true>(be, M, N, out, ptrs, sp);
+}
+
+// The passes of a call with the block-sparsity structure s for Red's output
+// rows (or the axis it is tagged with): s (copied to the host first where the
+// backend needs it) checked, and transposed for the passes on the other axis
+// (a two-pass gradient's first pass, say). Every pass gets a structure in host
+// memory. False after a reported failure.
+template <class Pol, class Red, class B, class T, class Out>
+[[nodiscard]] bool run_sparse_passes(B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
+                                     const block_sparsity& s) {
+  sparsity_copy copy;
+  block_sparsity host = s;
+  if constexpr (has_host_sparsity_v<B>) {
+    if (!be.host_sparsity(s, copy, host)) return false;
+  }
+  if (!check_sparsity_for<Red>(be.where, host, M, N)) return false;
+  return run_checked_sparse_passes<Pol, Red>(be, M, N, out, ptrs, host);
 }
 
 // The whole of an eval entry: compile-time rules, the options split off, the
@@ -188,14 +273,24 @@ template <class Pol, class Red, class B, class T, class Out>
 // whose call is more than its passes (kops::cuda::eval_host copies the
 // arguments in and the output out around them) defines be.call<Pol, Red>(M, N,
 // out, ptrs) and `static constexpr bool own_call = true`; call then runs
-// instead of run_passes.
+// instead of run_passes (with a block_sparsity: call<Pol, Red>(M, N, out,
+// ptrs, &s), s as the user passed it).
 template <class Be, class = void> inline constexpr bool has_own_call_v = false;
 template <class Be> inline constexpr bool has_own_call_v<Be, std::void_t<decltype(Be::own_call)>> = Be::own_call;
+
+template <class T, class... Opts>
+constexpr bool takes_option(type_list<Opts...>) {
+  return (std::is_same_v<T, Opts> || ...);
+}
 
 template <class Be, auto... Policy, class Red, class Out, class... Rest>
 void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
   constexpr bool policies = check_policies<Policy...>();
-  constexpr bool tail = check_eval_tail(typename Be::option_types{}, type_list<Rest...>{});
+  constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
+  constexpr bool ranges_ok = !ranged || takes_option<block_sparsity>(typename Be::option_types{});
+  static_assert(ranges_ok, "kops::eval: this backend does not take a kops::block_sparsity yet "
+                           "(kops::kokkos::eval does)");
+  constexpr bool tail = ranges_ok && check_eval_tail(typename Be::option_types{}, type_list<Rest...>{});
   if constexpr (policies && tail) {
     split_call(
         typename Be::option_types{},
@@ -206,8 +301,12 @@ void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, Out* out,
             if (!check_call_arguments<Red>(where, M, N, out, ptrs)) return;
             using Pol = policy_of_t<Policy...>;
             Be be(where, opts);
-            if constexpr (has_own_call_v<Be>)
+            if constexpr (has_own_call_v<Be> && ranged)
+              (void)be.template call<Pol, Red>(M, N, out, ptrs, &std::get<block_sparsity>(opts));
+            else if constexpr (has_own_call_v<Be>)
               (void)be.template call<Pol, Red>(M, N, out, ptrs);
+            else if constexpr (ranged)
+              (void)run_sparse_passes<Pol, Red>(be, M, N, out, ptrs, std::get<block_sparsity>(opts));
             else
               (void)run_passes<Pol, Red>(be, M, N, out, ptrs);
           }

@@ -48,7 +48,7 @@ struct sumsoftmaxweight_op : detail::expsum_op<detail::softmax_fin> {
 
 /// sumsoftmaxweight_reduction(f, g, axis): out = sum softmax(f) g = sum exp(f) g / sum exp(f)
 /// (dim f = 1, dim out = dim g): attention. Computed stably (running maximum and
-/// shifted sums: reductions/detail/expsum.hpp); an empty range gives NaN (0/0).
+/// shifted sums: reductions/detail/expsum.hpp); an empty range gives 0.
 /// Gradient w.r.t. row variables and parameters (sumsoftmaxweight_op::gradient above), with p = softmax(f):
 /// ```text
 ///   d(out . e) = sum p [(g . e) df + dg^T e] - (sum p (g . e)) (sum p df).

@@ -33,24 +33,30 @@ __device__ KOPS_INLINE T* shared_tile() {
 #endif
 }
 
+// A thread's row variables and the parameters, in registers (ctx.row, ctx.prm).
 template <class K>
-__device__ KOPS_INLINE typename K::acc_type
-reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::int64_t jb, std::int64_t je) {
-  using T = typename K::value_type;
-  using Math = typename K::math;
-  using F = typename K::formula;
-  using Op = typename K::op;
+__device__ KOPS_INLINE void load_row(tile_context<K>& ctx, const typename K::args_type& a, std::int64_t row,
+                                     bool valid) {
   using Sig = typename K::signature;
-
-  tile_context<K> ctx;
-  T* tile = shared_tile<T>();
   if constexpr (K::row_dims > 0) {
     if (valid) gather<K::row_cat, Sig>::row(ctx.row, a.p, row);
   }
   if constexpr (K::param_dims > 0) gather<category::param, Sig>::row(ctx.prm, a.p, 0);
   ctx.red = nullptr;
+}
 
-  auto acc = Op::template init<Math, T, F::dim>(jb < je ? jb : -1);
+// acc <- acc followed by the terms [jb, je), tile by tile (file comment).
+// `tiles_unflushed` carries the flush count of a summation scheme from one
+// range to the next (a block-sparse row walks several).
+template <class K, class Acc>
+__device__ KOPS_INLINE void fold_range(Acc& acc, tile_context<K>& ctx, int& tiles_unflushed,
+                                       const typename K::args_type& a, bool valid, std::int64_t jb, std::int64_t je) {
+  using T = typename K::value_type;
+  using Math = typename K::math;
+  using F = typename K::formula;
+  using Op = typename K::op;
+
+  T* tile = shared_tile<T>();
   // A narrow tile row is copied to registers before the formula reads it, so
   // that nothing in the formula (an inline-asm exp2 of the fast policy, which
   // nvcc treats as touching memory) makes the compiler load it again.
@@ -62,7 +68,6 @@ reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::
     if constexpr (kops::detail::caller_flushes_v<Op>) return Op::flush_every >= K::tile ? int(Op::flush_every / K::tile) : 1;
     else return 0;
   }();
-  int tiles_unflushed = 0;
   for (std::int64_t j0 = jb; j0 < je; j0 += K::tile) {
     const int len = je - j0 < K::tile ? int(je - j0) : K::tile;
     if constexpr (K::red_dims > 0) {
@@ -90,6 +95,16 @@ reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::
       }
     }
   }
+}
+
+template <class K>
+__device__ KOPS_INLINE typename K::acc_type
+reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::int64_t jb, std::int64_t je) {
+  tile_context<K> ctx;
+  load_row<K>(ctx, a, row, valid);
+  auto acc = K::op::template init<typename K::math, typename K::value_type, K::formula::dim>(jb < je ? jb : -1);
+  int tiles_unflushed = 0;
+  fold_range<K>(acc, ctx, tiles_unflushed, a, valid, jb, je);
   return acc;
 }
 

@@ -8,6 +8,8 @@
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/launch.hpp>
 #include <kops/backends/cuda/options.hpp>
+#include <kops/backends/cuda/ranges.hpp>
+#include <kops/core/block_sparsity.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/core/scalar_math.hpp>
@@ -21,12 +23,20 @@ namespace detail {
 // is one launch (GPU_1D, or GPU_2D and its combine) on opts.stream and
 // opts.device; a temporary is a stream-ordered device buffer.
 struct device_backend {
-  using option_types = type_list<options>;
+  using option_types = type_list<options, block_sparsity>;
   const char* where;
   options opts;
 
-  device_backend(const char* w, const std::tuple<options>& o) : where(w), opts(std::get<0>(o)) {}
+  device_backend(const char* w, const std::tuple<options, block_sparsity>& o) : where(w), opts(std::get<0>(o)) {}
   device_backend(const char* w, const options& o) : where(w), opts(o) {}
+
+  // A block-sparsity structure is in device memory: copied to the host (for
+  // its checks and the tasks) on opts.stream, on opts.device.
+  bool host_sparsity(const block_sparsity& s, kops::detail::sparsity_copy& host, block_sparsity& view) {
+    device_guard guard(opts.device, where);
+    if (!guard.ok()) return false;
+    return copy_sparsity_to_host(s, opts.stream, where, host, view);
+  }
 
   // The two passes of a Chained reduction share the buffer, on opts.device
   // (set once here: `inner` leaves the device as it finds it).
@@ -46,12 +56,26 @@ struct device_backend {
 
   template <class Pol, class Red, class T, class Out>
   bool launch(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
+    return launch_pass<Pol, Red, false>(e, out, ptrs);
+  }
+
+  // One block-sparse pass (ranges.hpp); e.sparsity: checked, host memory.
+  template <class Pol, class Red, class T, class Out>
+  bool launch_ranged(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
+    return launch_pass<Pol, Red, true>(e, out, ptrs);
+  }
+
+  template <class Pol, class Red, bool Ranged, class T, class Out>
+  bool launch_pass(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
     using K = kernel_traits<Red, T, Pol::prec, Pol::scheme, Pol::acc>;
     typename K::args_type a{};
     for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
     device_guard guard(opts.device, where);
     if (!guard.ok()) return false;
-    return kops::cuda::detail::launch<K>(a, e.rows, e.cols, out, opts, where);
+    if constexpr (Ranged)
+      return launch_ranged_pass<K>(a, *e.sparsity, e.rows, out, opts.stream, where);
+    else
+      return kops::cuda::detail::launch<K>(a, e.rows, e.cols, out, opts, where);
   }
 };
 
@@ -100,7 +124,10 @@ template <class Pol, class Red, class T, class Out>
 ///
 /// out:(rows, red.dim) on the device; args: device pointers in variable-index
 /// order (arrays decay to pointers, as for the CPU backend), optionally
-/// followed by one kops::cuda::options.
+/// followed by one kops::cuda::options and/or one kops::block_sparsity (its
+/// arrays in device memory). A block-sparse call copies the structure to the
+/// host for its checks and tasks: it synchronises opts.stream (so it cannot
+/// be captured in a CUDA graph) before queuing its kernel (docs/block_sparsity.md).
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
 void eval(Red red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
   kops::detail::eval_call<detail::device_backend, Policy...>("kops::cuda::eval", red, M, N, out, rest...);

@@ -9,6 +9,7 @@
 #include <kops/backends/cuda/eval.hpp>
 #include <kops/backends/cuda/options.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/core/block_sparsity.hpp>
 #include <kops/detail/dispatch.hpp>
 
 namespace kops::cuda {
@@ -52,15 +53,26 @@ template <class Red, class T>
 // copies the output back. call() is true when `out` holds the result; false
 // after a reported failure (only without exceptions; `out` then untouched).
 struct host_copy_backend {
-  using option_types = type_list<options>;
+  using option_types = type_list<options, block_sparsity>;
   static constexpr bool own_call = true;
   const char* where;
   options opts;
 
-  host_copy_backend(const char* w, const std::tuple<options>& o) : where(w), opts(std::get<0>(o)) {}
+  host_copy_backend(const char* w, const std::tuple<options, block_sparsity>& o) : where(w), opts(std::get<0>(o)) {}
 
   template <class Pol, class Red, class T, class Out>
   [[nodiscard]] bool call(std::int64_t M, std::int64_t N, Out* out, const T* const* host) {
+    return run<Pol, Red, false>(M, N, out, host, nullptr);
+  }
+  // Block-sparse: s in host memory, like the arguments (checked before any CUDA call).
+  template <class Pol, class Red, class T, class Out>
+  [[nodiscard]] bool call(std::int64_t M, std::int64_t N, Out* out, const T* const* host, const block_sparsity* s) {
+    if (!kops::detail::check_sparsity_for<Red>(where, *s, M, N)) return false;
+    return run<Pol, Red, true>(M, N, out, host, s);
+  }
+
+  template <class Pol, class Red, bool Ranged, class T, class Out>
+  [[nodiscard]] bool run(std::int64_t M, std::int64_t N, Out* out, const T* const* host, const block_sparsity* s) {
     const std::int64_t rows = kops::detail::output_rows<Red>(M, N);
     if (rows == 0) return true;
 
@@ -79,7 +91,11 @@ struct host_copy_backend {
     stream_buffer dout(out_bytes, stream, facts.memory_pools, where, "the output");
     if (!dout.ok()) return false;
     device_backend dev(where, options{stream, opts.scheme, -1, opts.gpu_2d_chunk});
-    if (!kops::detail::run_passes<Pol, Red>(dev, M, N, dout.get<Out>(), device)) return false;
+    if constexpr (Ranged) {
+      if (!kops::detail::run_checked_sparse_passes<Pol, Red>(dev, M, N, dout.get<Out>(), device, *s)) return false;
+    } else {
+      if (!kops::detail::run_passes<Pol, Red>(dev, M, N, dout.get<Out>(), device)) return false;
+    }
     if (!check(cudaMemcpyAsync(out, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream), where,
                "copying the output to the host"))
       return false;
@@ -97,7 +113,8 @@ struct host_copy_backend {
 /// tests. Same arguments as eval, but host pointers; synchronous.
 ///
 /// ```text
-///   eval_host<Pol...>(red, M, N, out, args...[, opts])   Pol...: policies, as for eval
+///   eval_host<Pol...>(red, M, N, out, args...[, opts][, s])   Pol...: policies, as for eval;
+///                                                          s: a kops::block_sparsity in host memory
 /// ```
 ///
 /// Allocates device buffers for the arguments the formula reads and for `out`

@@ -19,6 +19,7 @@
 
 #include <kops/backends/kokkos/pack.hpp>
 #include <kops/config.hpp>
+#include <kops/core/block_sparsity.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/detail/arguments.hpp>
@@ -131,22 +132,23 @@ struct block_kernel {
     }
   }
 
-  // The accumulators of rows block * rows_per_block + u * L + [0, L) after the
-  // terms [r_begin, r_end) of the reduced axis (not finalized); valid[u] of
-  // those rows exist. The whole axis: r_begin = 0, r_end = cols.
-  KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U], const std::int64_t r_begin,
-                              const std::int64_t r_end) const {
-    alignas(64) T tile[U][tile_size];
-    context ctx[U];
+  // Row tiles and contexts of the rows row0 + u * L + [0, L) of pack u,
+  // valid[u] of them before row_end (row0 < row_end). A pack past the end
+  // repeats the last row: it computes, writes nothing.
+  KOPS_INLINE void load_rows(const std::int64_t row0, const std::int64_t row_end, T (&tile)[U][tile_size],
+                             context (&ctx)[U], int (&valid)[U]) const {
     for (int u = 0; u < U; ++u) {
-      const std::int64_t row0 = block * rows_per_block + u * L;
-      // A sub-block past the end repeats the last row: it computes, writes nothing.
-      valid[u] = int(std::clamp<std::int64_t>(rows - row0, 0, L));
-      const std::int64_t first = valid[u] > 0 ? row0 : rows - 1;
+      const std::int64_t r = row0 + u * L;
+      valid[u] = int(std::clamp<std::int64_t>(row_end - r, 0, L));
+      const std::int64_t first = valid[u] > 0 ? r : row_end - 1;
       kops::detail::fill_tile<Sig, row_cat, L>(tile[u], args, first, valid[u] > 0 ? valid[u] : 1);
       ctx[u] = {tile[u], args, 0};
     }
-    for (int u = 0; u < U; ++u) acc[u] = Op::template init<Math, P, F::dim>(r_end > r_begin ? index0 + r_begin : -1);
+  }
+
+  // acc <- acc followed by the terms [r_begin, r_end) of the reduced axis.
+  KOPS_INLINE void fold(Acc (&acc)[U], context (&ctx)[U], const int (&valid)[U], const std::int64_t r_begin,
+                        const std::int64_t r_end) const {
     // Pack u evaluates term r + shift[u] at step r (shift 0: every pack on the same term).
     std::int64_t shift[U] = {};
     if constexpr (U == 2) {
@@ -157,7 +159,7 @@ struct block_kernel {
       const std::int64_t n = r_end - r_begin;
       if (valid[1] == 0 && n >= 2) {
         const std::int64_t half = n / 2, mid = r_end - half;  // pack 0: [r_begin, mid), pack 1: [mid, r_end)
-        ctx[1].tile = tile[0];
+        ctx[1].tile = ctx[0].tile;
         acc[1] = Op::template init<Math, P, F::dim>(index0 + mid);
         shift[1] = mid - r_begin;
         run_terms<true>(acc, ctx, shift, r_begin, r_begin + half);
@@ -174,18 +176,57 @@ struct block_kernel {
     }
     run_terms<false>(acc, ctx, shift, r_begin, r_end);
   }
+
+  // The accumulators of rows block * rows_per_block + u * L + [0, L) after the
+  // terms [r_begin, r_end) of the reduced axis (not finalized); valid[u] of
+  // those rows exist. The whole axis: r_begin = 0, r_end = cols.
+  KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U], const std::int64_t r_begin,
+                              const std::int64_t r_end) const {
+    alignas(64) T tile[U][tile_size];
+    context ctx[U];
+    load_rows(block * rows_per_block, rows, tile, ctx, valid);
+    for (int u = 0; u < U; ++u) acc[u] = Op::template init<Math, P, F::dim>(r_end > r_begin ? index0 + r_begin : -1);
+    fold(acc, ctx, valid, r_begin, r_end);
+  }
   KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U]) const {
     accumulate(block, acc, valid, 0, cols);
+  }
+
+  // Block-sparse form: the accumulators of rows row0 + u * L + [0, L) before
+  // row_end over the n intervals iv of the reduced axis (sorted, disjoint).
+  KOPS_INLINE void accumulate_ranges(const std::int64_t row0, const std::int64_t row_end, Acc (&acc)[U],
+                                     int (&valid)[U], const range* iv, const std::int64_t n) const {
+    alignas(64) T tile[U][tile_size];
+    context ctx[U];
+    load_rows(row0, row_end, tile, ctx, valid);
+    std::int64_t t = 0;
+    while (t < n && iv[t].begin == iv[t].end) ++t;
+    for (int u = 0; u < U; ++u) acc[u] = Op::template init<Math, P, F::dim>(t < n ? index0 + iv[t].begin : -1);
+    for (; t < n; ++t)
+      if (iv[t].begin < iv[t].end) fold(acc, ctx, valid, iv[t].begin, iv[t].end);
+  }
+
+  // Writes the rows of pack u of acc that exist (valid[u] of those from row0 + u * L).
+  KOPS_INLINE void write(const std::int64_t row0, const Acc (&acc)[U], const int (&valid)[U]) const {
+    for (int u = 0; u < U; ++u)
+      for (int l = 0; l < valid[u]; ++l) Op::template finalize<Math>(acc[u], l, out + (row0 + u * L + l) * Red::dim);
+  }
+
+  // Rows [r0, r1) <- the reduction's value over no term.
+  void write_empty(const std::int64_t r0, const std::int64_t r1) const {
+    if (r0 >= r1) return;
+    const Acc a = Op::template init<Math, P, F::dim>(-1);
+    Out empty[Red::dim];
+    Op::template finalize<Math>(a, 0, empty);
+    for (std::int64_t r = r0; r < r1; ++r)
+      for (int k = 0; k < Red::dim; ++k) out[r * Red::dim + k] = empty[k];
   }
 
   void operator()(const std::int64_t block) const {
     Acc acc[U];
     int valid[U];
     accumulate(block, acc, valid);
-    for (int u = 0; u < U; ++u) {
-      const std::int64_t row0 = block * rows_per_block + u * L;
-      for (int l = 0; l < valid[u]; ++l) Op::template finalize<Math>(acc[u], l, out + (row0 + l) * Red::dim);
-    }
+    write(block * rows_per_block, acc, valid);
   }
 };
 

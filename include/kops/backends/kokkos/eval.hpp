@@ -26,6 +26,7 @@
 #include <kops/backends/kokkos/block_kernel.hpp>
 #include <kops/backends/kokkos/host_space.hpp>
 #include <kops/backends/kokkos/partial.hpp>
+#include <kops/core/block_sparsity.hpp>
 #include <kops/core/error.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/detail/dispatch.hpp>
@@ -61,7 +62,8 @@ inline host_plan plan_host(std::int64_t rows, std::int64_t rows_per_block, std::
   if (slices <= 0) {
     const std::int64_t want = tasks_per_thread * std::max(threads, 1);
     slices = 1;
-    if (threads > 1 && p.blocks > 0 && p.blocks < want) slices = std::min((want + p.blocks - 1) / p.blocks, cols / min_slice_terms);
+    if (threads > 1 && p.blocks > 0 && p.blocks < want)
+      slices = std::min((want + p.blocks - 1) / p.blocks, cols / min_slice_terms);
   }
   slices = std::clamp<std::int64_t>(slices, 1, std::max<std::int64_t>(cols, 1));
   p.slice_terms = (cols + slices - 1) / slices;
@@ -148,6 +150,42 @@ struct slice_finalize {
   }
 };
 
+// Block-sparse form (core/block_sparsity.hpp): task t is a block of
+// K::rows_per_block rows of one row block of s, over that block's intervals.
+// task_end[k]: the tasks of row blocks 0 .. k.
+template <class K>
+struct ranged_rows {
+  K kernel;
+  block_sparsity s;
+  const std::int64_t* task_end;
+  void operator()(const std::int64_t t) const {
+    const std::int64_t k = std::upper_bound(task_end, task_end + s.row_blocks, t) - task_end;
+    const std::int64_t row0 = s.rows[k].begin + (t - (k > 0 ? task_end[k - 1] : 0)) * K::rows_per_block;
+    const std::int64_t first = k > 0 ? s.slices[k - 1] : 0;
+    typename K::Acc acc[K::U];
+    int valid[K::U];
+    kernel.accumulate_ranges(row0, s.rows[k].end, acc, valid, s.reduced + first, s.slices[k] - first);
+    kernel.write(row0, acc, valid);
+  }
+};
+
+// A ranged pass: the rows in no block get the empty value (on the calling
+// thread: a write per row), then one task per block of rows of a row block.
+// The reduced axis is never sliced here: a structure has as many row blocks
+// as it has clusters, which keeps the threads busy where it pays off.
+template <class K>
+void run_ranged(const K& kernel, const block_sparsity& s, bool serial) {
+  write_gaps(kernel, s);
+  if (s.row_blocks == 0) return;
+  auto* task_end = static_cast<std::int64_t*>(thread_scratch().get(std::size_t(s.row_blocks) * sizeof(std::int64_t)));
+  std::int64_t tasks = 0;
+  for (std::int64_t k = 0; k < s.row_blocks; ++k) {
+    tasks += (s.rows[k].end - s.rows[k].begin + K::rows_per_block - 1) / K::rows_per_block;
+    task_end[k] = tasks;
+  }
+  host_for(serial, host_loop::ranges, tasks, ranged_rows<K>{kernel, s, task_end});
+}
+
 // A temporary of n elements of T in host memory, for the length of f(be, buffer)
 // (the backends whose temporaries are host arrays: this one and kops::mpi's).
 template <class T, class Be, class F>
@@ -159,11 +197,11 @@ bool host_temporary(Be& be, std::size_t n, F&& f) {
 // The CPU backend as the front end (detail/dispatch.hpp) sees it: one pass
 // on the host threads (or serially, see host_exec), temporaries in host memory.
 struct host_backend {
-  using option_types = type_list<>;
+  using option_types = type_list<block_sparsity>;
   const char* where;
   host_exec exec{};
 
-  host_backend(const char* w, std::tuple<>) : where(w) {}
+  host_backend(const char* w, const std::tuple<block_sparsity>&) : where(w) {}
   host_backend(const char* w, const host_exec& e) : where(w), exec(e) {}
 
   template <class T, class F>
@@ -171,12 +209,17 @@ struct host_backend {
     return host_temporary<T>(*this, n, f);
   }
 
+  // True when a pass may run: serially, or with Kokkos initialized (else reported).
+  bool kokkos_ready() const {
+    return exec.serial || Kokkos::is_initialized() ||
+           kops::detail::fail("%s: Kokkos is not initialized (create a Kokkos::ScopeGuard "
+                              "or call Kokkos::initialize first)",
+                              where);
+  }
+
   template <class Pol, class Red, class T, class Out>
   bool launch(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
-    if (!exec.serial && !Kokkos::is_initialized())
-      return kops::detail::fail("%s: Kokkos is not initialized (create a Kokkos::ScopeGuard "
-                                "or call Kokkos::initialize first)",
-                                where);
+    if (!kokkos_ready()) return false;
     using Part = partial<Red, T, Out, Pol>;
     using K = typename Part::K;
     // A serial run plans for the threads a parallel one would have (same tasks).
@@ -196,6 +239,15 @@ struct host_backend {
       host_for(exec.serial, host_loop::combine, (e.rows + K::L - 1) / K::L,
                slice_finalize<Part, Red, Out>{slots, plan, out, e.rows});
     }
+    return true;
+  }
+
+  // One block-sparse pass (e.sparsity: checked, host memory).
+  template <class Pol, class Red, class T, class Out>
+  bool launch_ranged(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
+    if (!kokkos_ready()) return false;
+    using K = block_kernel<Red, T, Out, Pol>;
+    run_ranged(K{ptrs, out, e.rows, e.cols}, *e.sparsity, exec.serial);
     return true;
   }
 };
@@ -229,6 +281,10 @@ namespace kops::kokkos {
 /// Runs on Kokkos::DefaultHostExecutionSpace with all its threads: over blocks
 /// of output rows, and over slices of the reduced axis too when the rows are
 /// too few to occupy every thread (docs/backends.md).
+/// After the pointers, a kops::block_sparsity (host arrays) makes the call
+/// block-sparse: each block of output rows reduces over its intervals of the
+/// reduced axis only, rows in no block get the reduction's empty value
+/// (docs/block_sparsity.md).
 /// Kokkos must be initialised (a Kokkos::ScopeGuard in main); that and bad input
 /// (negative sizes, a null pointer that would be read) throw kops::error — or,
 /// in a build without exceptions, call the error handler (kops::set_error_handler)

@@ -63,11 +63,11 @@ inline void host_fence() {
 
 // Kokkos 3.4 takes a parallel loop's label as a std::string: the labels are
 // built once, not per call (a successful eval allocates nothing).
-enum class host_loop { rows, slices, combine, partial_accumulate, partial_finalize };
+enum class host_loop { rows, slices, combine, partial_accumulate, partial_finalize, ranges };
 inline const std::string& host_label(host_loop l) {
-  static const std::string labels[5] = {"kops::kokkos::eval", "kops::kokkos::eval::slices",
+  static const std::string labels[6] = {"kops::kokkos::eval", "kops::kokkos::eval::slices",
                                         "kops::kokkos::eval::combine", "kops::kokkos::partial::accumulate",
-                                        "kops::kokkos::partial::finalize"};
+                                        "kops::kokkos::partial::finalize", "kops::kokkos::eval::ranges"};
   return labels[int(l)];
 }
 

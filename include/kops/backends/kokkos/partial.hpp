@@ -28,9 +28,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <vector>
 
 #include <kops/backends/kokkos/block_kernel.hpp>
 #include <kops/backends/kokkos/host_space.hpp>
+#include <kops/core/block_sparsity.hpp>
 
 namespace kops::kokkos::detail {
 
@@ -106,5 +108,87 @@ struct partial {
     host_for(false, host_loop::partial_finalize, used, finalize_functor{slots, out, rows});
   }
 };
+
+// Rows [r0, r1) of kernel's output not in any row block of g <- the empty value.
+// (Empty row blocks may sit anywhere: they are skipped.)
+template <class K>
+void write_gaps(const K& kernel, const block_sparsity& g) {
+  std::int64_t prev = 0;
+  for (std::int64_t k = 0; k < g.row_blocks; ++k) {
+    if (g.rows[k].begin == g.rows[k].end) continue;
+    kernel.write_empty(prev, g.rows[k].begin);
+    prev = g.rows[k].end;
+  }
+  kernel.write_empty(prev, kernel.rows);
+}
+
+// Block-sparse partial accumulators (kops::mpi with the reduced axis split):
+// the row tiles of a structure g, K::rows_per_block rows of one row block each,
+// U slots per tile. The tiles depend on g's rows only, so ranks holding other
+// parts of the reduced axis get slots that combine element by element.
+struct row_tile {
+  std::int64_t row0, row_end, block;
+};
+inline std::vector<row_tile> row_tiles(const block_sparsity& g, std::int64_t rows_per_block) {
+  std::vector<row_tile> tiles;
+  for (std::int64_t k = 0; k < g.row_blocks; ++k)
+    for (std::int64_t r = g.rows[k].begin; r < g.rows[k].end; r += rows_per_block)
+      tiles.push_back({r, g.rows[k].end, k});
+  return tiles;
+}
+
+// slots[t * U + u] <- the accumulators of tile t over the intervals `mine`
+// (g's intervals, cut to the kernel's slice of the reduced axis and indexed
+// from its start: kernel.index0 gives global indices).
+template <class Part>
+struct ranged_partial_functor {
+  using K = typename Part::K;
+  K kernel;
+  block_sparsity g;
+  const range* mine;
+  const row_tile* tiles;
+  typename Part::slot* slots;
+  void operator()(const std::int64_t t) const {
+    const row_tile& tile = tiles[t];
+    const std::int64_t first = tile.block > 0 ? g.slices[tile.block - 1] : 0, last = g.slices[tile.block];
+    std::int64_t terms = 0;
+    for (std::int64_t i = first; i < last; ++i) terms += mine[i].end - mine[i].begin;
+    typename Part::acc_type acc[K::U];
+    int valid[K::U];
+    kernel.accumulate_ranges(tile.row0, tile.row_end, acc, valid, mine + first, last - first);
+    for (int u = 0; u < K::U; ++u) slots[t * K::U + u] = {acc[u], terms};
+  }
+};
+template <class Part>
+void ranged_partial(const typename Part::K& kernel, const block_sparsity& g, const range* mine,
+                    const std::vector<row_tile>& tiles, typename Part::slot* slots) {
+  host_for(false, host_loop::partial_accumulate, std::int64_t(tiles.size()),
+           ranged_partial_functor<Part>{kernel, g, mine, tiles.data(), slots});
+}
+
+// out <- the finalized slots of every tile, and the empty value in the rows of no block.
+template <class Part>
+struct ranged_finalize_functor {
+  using K = typename Part::K;
+  K kernel;
+  const row_tile* tiles;
+  const typename Part::slot* slots;
+  void operator()(const std::int64_t t) const {
+    typename Part::acc_type acc[K::U];
+    int valid[K::U];
+    for (int u = 0; u < K::U; ++u) {
+      acc[u] = slots[t * K::U + u].acc;
+      valid[u] = int(std::clamp<std::int64_t>(tiles[t].row_end - (tiles[t].row0 + u * K::L), 0, K::L));
+    }
+    kernel.write(tiles[t].row0, acc, valid);
+  }
+};
+template <class Part>
+void ranged_finalize(const typename Part::K& kernel, const block_sparsity& g, const std::vector<row_tile>& tiles,
+                     const typename Part::slot* slots) {
+  write_gaps(kernel, g);
+  host_for(false, host_loop::partial_finalize, std::int64_t(tiles.size()),
+           ranged_finalize_functor<Part>{kernel, tiles.data(), slots});
+}
 
 } // namespace kops::kokkos::detail

@@ -2,10 +2,12 @@
 
 #include <cstdint>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include <kops/backends/kokkos/eval.hpp>
+#include <kops/core/block_sparsity.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/solve/cg.hpp>
 #include <kops/solve/checks.hpp>
@@ -16,15 +18,20 @@ namespace kops::kokkos {
 namespace detail {
 
 // The vector space of kops/solve/cg.hpp on host arrays of n elements.
-template <precision P, class Red, int Var, class T>
+// Ranged: K is block-sparse, its products take *sparsity.
+template <precision P, class Red, int Var, class T, bool Ranged>
 struct host_solve_ops {
   std::int64_t M, N, n;
   const T** args;  // Red::nargs pointers; args[Var] is rebound to each vector K is applied to
+  const block_sparsity* sparsity;
 
   void apply(const T* v, T* out) {
     args[Var] = v;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      kops::kokkos::eval<P>(Red{}, M, N, out, args[I]...);
+      if constexpr (Ranged)
+        kops::kokkos::eval<P>(Red{}, M, N, out, args[I]..., *sparsity);
+      else
+        kops::kokkos::eval<P>(Red{}, M, N, out, args[I]...);
     }(std::make_index_sequence<Red::nargs>{});
   }
   double dot(const T* u, const T* v) const {
@@ -53,7 +60,7 @@ struct host_solve_ops {
 /// kops::kokkos::solve: conjugate-gradient solve of (alpha Id + K) a = b on the CPU.
 ///
 /// ```text
-///   solve<P>(red, v, alpha, M, N, a, args...[, opts])  ->  kops::solve_result
+///   solve<P>(red, v, alpha, M, N, a, args...[, opts][, s])  ->  kops::solve_result
 /// ```
 ///
 /// ```text
@@ -63,6 +70,9 @@ struct host_solve_ops {
 ///   args  host pointers in variable-index order, as for eval; v's slot holds b:(N, D)
 ///   a     the solution:(N, D) (M = N is required: K is square); may be b itself
 ///   opts  kops::solve_options (tolerance, max_iterations, initial guess)
+///   s     a kops::block_sparsity: K block-sparse (its kept pairs only); CG needs
+///         K symmetric, so s should keep (i, j) exactly when it keeps (j, i)
+///         (from_matrix of a symmetric mask over the same clusters does)
 /// ```
 ///
 /// The products with K run through kops::kokkos::eval<P> (parallel on
@@ -77,14 +87,15 @@ struct host_solve_ops {
 template <precision P = precision::accurate, ReductionType Red, class V, class T, class... Rest>
 solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
   constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();
-  constexpr bool tail_ok =
-      kops::detail::valid_option_tail(type_list<solve_options>{}, type_list<Rest...>{});
+  using option_types = type_list<solve_options, block_sparsity>;
+  constexpr bool tail_ok = kops::detail::valid_option_tail(option_types{}, type_list<Rest...>{});
   static_assert(tail_ok, "kops::kokkos::solve: after the solution array, pass one host pointer per argument "
-                         "index, optionally followed by a kops::solve_options (last)");
+                         "index, optionally followed by a kops::solve_options and/or a kops::block_sparsity (last)");
+  constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
   if constexpr (formula_ok && tail_ok) {
     return kops::detail::split_call(
-        type_list<solve_options>{},
-        [&]<class... Args>(const std::tuple<solve_options>& o, const Args*... args) -> solve_result {
+        option_types{},
+        [&]<class... Args>(const std::tuple<solve_options, block_sparsity>& o, const Args*... args) -> solve_result {
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
             constexpr const char* where = "kops::kokkos::solve";
             const T* ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
@@ -98,10 +109,13 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
                                  "or call Kokkos::initialize first)");
               return solve_result{};
             }
+            // A block-sparse K: its structure checked once, before `a` is first written.
+            const block_sparsity& s = std::get<1>(o);
+            if (ranged && !kops::detail::check_sparsity_for<Red>(where, s, M, N)) return solve_result{};
             const T* b = ptrs[V::index];
             std::vector<T> work(3 * std::size_t(plan.n));
             T* const r = work.data();
-            detail::host_solve_ops<P, Red, V::index, T> ops{M, N, plan.n, ptrs};
+            detail::host_solve_ops<P, Red, V::index, T, ranged> ops{M, N, plan.n, ptrs, &s};
             return kops::detail::conjugate_gradient<T>(ops, alpha, b, a, r, r + plan.n, r + 2 * plan.n,
                                                        plan.tolerance, plan.absolute_tolerance,
                                                        plan.max_iterations, plan.initial_guess);

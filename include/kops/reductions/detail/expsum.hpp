@@ -126,12 +126,20 @@ struct lse_fin {
   }
 };
 
-// sum softmax(f) h = s_{1+k} / s_0 (an empty range gives 0/0 = NaN, like a softmax of nothing).
+// a / s_0 for the ratios below, 0 over an empty range (s_0 = 0: no term at
+// all; a range with a term has s_0 >= 1). A row a block-sparse call leaves
+// without terms gets a softmax-weighted sum and gradients of 0, not 0/0.
+template <class T>
+KOPS_HD KOPS_INLINE T ratio_or_zero(T a, T s0) {
+  return s0 != T(0) ? a / s0 : T(0);
+}
+
+// sum softmax(f) h = s_{1+k} / s_0 (an empty range gives 0).
 struct softmax_fin {
   template <int H> static constexpr int out_dim = H;
   template <int H, class T>
   KOPS_HD KOPS_INLINE static void finish(T, const T* s, T* out) {
-    for (int k = 0; k < H; ++k) out[k] = s[1 + k] / s[0];
+    for (int k = 0; k < H; ++k) out[k] = ratio_or_zero(s[1 + k], s[0]);
   }
 };
 
@@ -142,7 +150,7 @@ struct lse_softmax_fin {
   template <int H, class T>
   KOPS_HD KOPS_INLINE static void finish(T m, const T* s, T* out) {
     out[0] = m + scalar_math::log(s[0]);
-    for (int k = 0; k < H; ++k) out[1 + k] = s[1 + k] / s[0];
+    for (int k = 0; k < H; ++k) out[1 + k] = ratio_or_zero(s[1 + k], s[0]);
   }
 };
 struct lse_softmax_op : expsum_op<lse_softmax_fin> {
@@ -160,7 +168,7 @@ struct lse_weight_grad_fin {
     static_assert(H == Dg + Dg * Dv, "kops: internal error, logsumexp gradient layout");
     for (int c = 0; c < Dv; ++c) {
       T r = T(0);
-      for (int k = 0; k < Dg; ++k) r += s[1 + Dg + k * Dv + c] / s[1 + k];
+      for (int k = 0; k < Dg; ++k) r += s[0] != T(0) ? s[1 + Dg + k * Dv + c] / s[1 + k] : T(0);
       out[c] = r;
     }
   }
@@ -175,8 +183,8 @@ struct softmax_grad_fin {
   template <int H, class T>
   KOPS_HD KOPS_INLINE static void finish(T, const T* s, T* out) {
     static_assert(H == 1 + 2 * Dv, "kops: internal error, sumsoftmaxweight gradient layout");
-    const T ge = s[1] / s[0];
-    for (int c = 0; c < Dv; ++c) out[c] = s[2 + c] / s[0] - ge * (s[2 + Dv + c] / s[0]);
+    const T ge = ratio_or_zero(s[1], s[0]);
+    for (int c = 0; c < Dv; ++c) out[c] = ratio_or_zero(s[2 + c], s[0]) - ge * ratio_or_zero(s[2 + Dv + c], s[0]);
   }
 };
 
