@@ -132,10 +132,11 @@ inline sparsity_copy transpose_sparsity(const block_sparsity& s) {
   std::int64_t ncuts = 0;
   for (std::int64_t t = 0; t < n; ++t)
     if (s.reduced[t].begin < s.reduced[t].end) cuts[ncuts++] = s.reduced[t].begin, cuts[ncuts++] = s.reduced[t].end;
-  std::qsort(cuts.data(), std::size_t(ncuts), sizeof(std::int64_t), [](const void* a, const void* b) {
-    const std::int64_t x = *static_cast<const std::int64_t*>(a), y = *static_cast<const std::int64_t*>(b);
-    return x < y ? -1 : x > y ? 1 : 0;
-  });
+  if (ncuts > 0)  // (qsort's array may not be null, even when empty)
+    std::qsort(cuts.data(), std::size_t(ncuts), sizeof(std::int64_t), [](const void* a, const void* b) {
+      const std::int64_t x = *static_cast<const std::int64_t*>(a), y = *static_cast<const std::int64_t*>(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
   std::int64_t distinct = 0;
   for (std::int64_t k = 0; k < ncuts; ++k)
     if (distinct == 0 || cuts[k] != cuts[distinct - 1]) cuts[distinct++] = cuts[k];
