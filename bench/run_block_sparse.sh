@@ -9,32 +9,19 @@
 # Targets (issue 16): block-sparse time <= 1.5 x (kept pairs / all pairs) x
 # dense time; >= 20x pykeops' ranges per core.
 set -euo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$ROOT"
-BUILD="$ROOT/build/bench"
-VENV="$ROOT/build/bench-venv"
+# shellcheck source=bench/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+bench_setup
 N=${N:-200000}
 VOXEL=${VOXEL:-0.3}
-REPS=${REPS:-3}
-CPU=${CPU:-0}
-export OMP_NUM_THREADS=1
-PIN=()
-if command -v taskset >/dev/null 2>&1; then PIN=(taskset -c "$CPU"); fi
-
-cmake -S "$ROOT" -B "$BUILD" -DCMAKE_BUILD_TYPE=Release -DKOPS_BUILD_BENCH=ON -DKOPS_BUILD_TESTS=OFF \
-  -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_ENABLE_CUDA=OFF >"$BUILD.configure.log" 2>&1 || { cat "$BUILD.configure.log"; exit 1; }
-cmake --build "$BUILD" --target bench_block_sparse -j "$(nproc)" >"$BUILD.build.log" 2>&1 || { tail -50 "$BUILD.build.log"; exit 1; }
-BIN=$(find "$BUILD" -name bench_block_sparse -type f -perm -u+x | head -1)
+bench_build bench_block_sparse
 DATA="$BUILD/block_sparse_data"
 rm -rf "$DATA"; mkdir -p "$DATA"
 CSV="$BUILD/block_sparse.csv"
 echo "impl,N,seconds,pairs,kept_fraction" >"$CSV"
 "${PIN[@]}" "$BIN" --n "$N" --voxel "$VOXEL" --reps "$REPS" --dump "$DATA" | tee -a "$CSV"
+bench_pykeops_venv
 if [[ "${SKIP_PYKEOPS:-0}" != 1 ]]; then
-  if ! "$VENV/bin/python" -c 'import pykeops' >/dev/null 2>&1; then
-    /usr/bin/python3 -m venv --system-site-packages "$VENV"
-    "$VENV/bin/python" -m pip install -q pykeops==2.3 keopscore==2.3
-  fi
   "${PIN[@]}" "$VENV/bin/python" bench/pykeops_block_sparse.py --data "$DATA" --reps "$REPS" \
     | grep -E '^pykeops,' | tee -a "$CSV"
 fi

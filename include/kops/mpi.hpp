@@ -427,7 +427,11 @@ template <class Red>
 template <auto... Policy, ReductionType Red, category C, class Out, class... Rest>
 void eval(Red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
   constexpr bool policies = kops::detail::check_policies<Policy...>();
-  constexpr bool tail = kops::detail::check_eval_tail(type_list<block_sparsity>{}, type_list<Rest...>{});
+  constexpr bool unbatched = !((std::is_same_v<Rest, batch> || kops::detail::is_per_batch_v<Rest>) || ...);
+  static_assert(unbatched, "kops::mpi::eval does not take batches (kops::batch, kops::per_batch): "
+                           "give each rank its own batches and call kops::kokkos::eval there");
+  constexpr bool tail =
+      unbatched && kops::detail::check_eval_tail(type_list<block_sparsity>{}, type_list<Rest...>{});
   constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
   if constexpr (policies && tail) {
     kops::detail::split_call(

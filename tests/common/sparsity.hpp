@@ -16,6 +16,35 @@ namespace kops_test {
 
 using kops::range;
 
+// A symmetric block-sparse system for the solve tests: n clustered 3-D
+// points (three groups), sorted by voxel (edge 0.3) so that each cluster is a
+// range, the structure keeping the cluster pairs within 0.5 (plus radii), and
+// a right-hand side of dim 2.
+template <class T>
+struct clustered_system {
+  std::vector<T> x, rhs;
+  kops::cluster::structure s;
+};
+template <class T>
+clustered_system<T> clustered_solve_problem(std::int64_t n, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> g(0, 0.2);
+  std::vector<T> pts(static_cast<std::size_t>(n * 3));
+  clustered_system<T> sys;
+  sys.rhs.resize(static_cast<std::size_t>(n * 2));
+  for (std::int64_t p = 0; p < n; ++p)
+    for (int d = 0; d < 3; ++d) pts[std::size_t(p * 3 + d)] = T(g(rng) + double(p % 3));
+  for (auto& v : sys.rhs) v = T(g(rng));
+  auto sorted = kops::cluster::sort_clusters(pts.data(), n, 3, kops::cluster::grid_cluster(pts.data(), n, 3, T(0.3)));
+  const auto c = kops::cluster::cluster_ranges_centroids(sorted.x.data(), n, 3, sorted.labels);
+  const std::int64_t C = std::int64_t(c.ranges.size());
+  sys.s = kops::cluster::from_matrix(c.ranges, c.ranges,
+                                     kops::cluster::distance_mask(c.centroids.data(), C, c.centroids.data(), C, 3,
+                                                                  T(0.5), c.radii.data(), c.radii.data()));
+  sys.x = std::move(sorted.x);
+  return sys;
+}
+
 // A random valid structure for `rows` output rows over `cols` terms, row
 // blocks of at most max_len rows.
 inline kops::cluster::structure random_structure(std::int64_t rows, std::int64_t cols, unsigned seed,

@@ -262,9 +262,45 @@ void add_block_sparse(corpus& c) {
                 .sparsity = &si});
 }
 
+// Batched cases (kops::batch, kops::per_batch; pykeops: a leading batch
+// dimension, B or 1): per-batch and shared arguments of each kind, parameters
+// included (KeOps #366), both axes, the index reductions, float32.
+void add_batched(corpus& c) {
+  using namespace kops;
+  constexpr auto x = vi<0, 3>;
+  constexpr auto y = vj<1, 3>;
+  const std::string note = "batched: kops::batch{3}, the arguments marked per_batch with a leading batch axis; "
+                           "pykeops: the same arrays as (3, rows, D) / (3, D), the shared ones as (1, rows, D) / (1, D)";
+  const std::int64_t B = 3;
+  c.add<double, 0b1101u>("batch_gauss_conv", "batch", examples::gauss_conv,
+                         {.what = "sum_reduction, batched: x, b and the scale per batch, y shared", .note = note,
+                          .ranges = {{3, {0.5, 2.0}}}, .batch = B});
+  c.add<double, 0b1000u>("batch_gauss_conv_param", "batch", examples::gauss_conv,
+                         {.what = "sum_reduction, batched: only the parameter per batch", .note = note,
+                          .ranges = {{3, {0.5, 2.0}}}, .batch = B});
+  c.add<double, 0b011u>("batch_min_argmin", "batch", min_argmin_reduction(sqdist(x, y) - vj<2, 2>, axis_j),
+                        {.what = "min_argmin_reduction, batched: x and y per batch, the offset shared",
+                         .note = note, .batch = B});
+  c.add<double, 0b01u>("batch_argkmin_axis_i", "batch", argkmin_reduction<3>(sqdist(x, y), axis_i),
+                       {.what = "argkmin_reduction<3> over i, batched: x per batch, y shared", .note = note,
+                        .batch = B});
+  c.add<double, 0b10u>("batch_logsumexp", "batch", logsumexp_reduction(dot(x, y) - sqnorm2(y), axis_j),
+                       {.what = "logsumexp_reduction, batched: y per batch, x shared", .note = note, .batch = B});
+  c.add<double, 0b101u>("batch_sumsoftmaxweight", "batch", sumsoftmaxweight_reduction(dot(x, y), vj<2, 3>, axis_j),
+                        {.what = "sumsoftmaxweight_reduction, batched: x and the values per batch", .note = note,
+                         .batch = B});
+  c.add<double, 0b10111u>("batch_grad_gauss_x", "batch", grad(examples::gauss_conv, x, vi<4, 2>),
+                          {.what = "gradient of a Gaussian convolution w.r.t. x, batched", .note = note,
+                           .ranges = {{3, {0.5, 2.0}}}, .batch = B});
+  c.add<float, 0b0111u>("batch_gauss_conv_f32", "batch", examples::gauss_conv,
+                        {.what = "sum_reduction, batched, float32", .note = note, .ranges = {{3, {0.5, 2.0}}},
+                         .batch = B});
+}
+
 void add_reduction_cases(corpus& c) {
   add_reductions(c);
   add_block_sparse(c);
+  add_batched(c);
   add_reduction_gradients(c);
   add_calculus(c);
   add_float32(c);

@@ -306,6 +306,7 @@ struct argument {
   int dim = 0;
   bool read = true;  // false: kops does not read it (an argument only the KeOps stages use)
   std::string file;  // relative to the golden folder
+  bool batched = false;  // a batched case's argument with one array per batch: a leading batch axis
 };
 
 // One pykeops Genred call; Var(k, ...) in its formulas reads the array named args[k]
@@ -335,6 +336,10 @@ struct golden_case {
   // for a dense case. The first three describe the i rows, the last three the
   // j rows (kops::block_sparsity of an axis_j / axis_i reduction respectively).
   std::vector<std::string> ranges;
+  // Batched cases (kops::batch): B > 0 problems of sizes M, N; the arguments
+  // marked batched hold one array per batch, the others are shared; the
+  // output is (batch, rows, dim). 0 for a plain case.
+  std::int64_t batch = 0;
 };
 
 struct index {
@@ -370,6 +375,7 @@ struct index {
     r.dim = int(a["dim"].integer());
     if (const json* rd = a.find("read")) r.read = rd->boolean();
     r.file = a["file"].str();
+    if (const json* b = a.find("batched")) r.batched = b->boolean();
     return r;
   }
   static golden_case read_case(const json& c) {
@@ -402,6 +408,7 @@ struct index {
     g.isolate = c["keops"]["isolate"].boolean();
     if (const json* r = c.find("ranges"))
       for (const json& f : r->items()) g.ranges.push_back(f.str());
+    if (const json* b = c.find("batch")) g.batch = b->integer();
     for (const json& s : c["keops"]["stages"].items()) {
       stage st;
       st.formula = s["formula"].str();

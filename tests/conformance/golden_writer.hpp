@@ -137,6 +137,8 @@ struct case_options {
                                                       // larger difference is a failure
   const kops::block_sparsity* sparsity = nullptr;     // a block-sparse case: the structure of the
                                                       // reduction's rows (pykeops `ranges`; isolated)
+  std::int64_t batch = 0;                             // a batched case: B > 0 batches (kops::batch; the
+                                                      // arguments of add's PerBatch mask per batch; isolated)
 };
 
 // "Var(k,d,c)" as kops prints variables: for KeOps stage formulas written by hand.
@@ -175,7 +177,11 @@ class corpus {
   }
 
   // Evaluates red on seeded inputs of element type T and records the case.
-  template <class T = double, kops::ReductionType R>
+  // A batched case (opt.batch = B > 0): argument k holds B arrays, one per
+  // batch, when bit k of PerBatch is set (kops::per_batch; written with a
+  // leading batch axis, (B, rows, dim) or (B, dim)), else one shared array;
+  // the output is (B, rows, dim).
+  template <class T = double, unsigned PerBatch = 0, kops::ReductionType R>
   void add(const std::string& id, const std::string& group, R red, case_options opt = {}) {
     for (const auto& c : cases_)
       if (c.id == id) throw std::runtime_error("corpus: duplicate case id " + id);
@@ -190,6 +196,12 @@ class corpus {
              ", \"what\": " + json_string(opt.what) + ", \"dtype\": " +
              json_string(std::is_same_v<T, double> ? "float64" : "float32") + ", \"M\": " + std::to_string(M) +
              ", \"N\": " + std::to_string(N) + ",\n   \"kops\": " + json_string(kops_string(red));
+    const std::int64_t B = opt.batch > 0 ? opt.batch : 1;
+    if (opt.batch > 0) {
+      e.json += ", \"batch\": " + std::to_string(opt.batch);
+      opt.isolate = true;
+    }
+    auto batched = [&](int k) { return opt.batch > 0 && ((PerBatch >> k) & 1u) != 0; };
 
     // The KeOps side: the reduction's own Genred call unless stages are given.
     std::vector<stage> stages = opt.stages;
@@ -230,11 +242,13 @@ class corpus {
       if constexpr (kops::is_variable_v<S>) {
         const char cat = S::cat == kops::category::i ? 'i' : S::cat == kops::category::j ? 'j' : 'p';
         const std::int64_t rows = cat == 'i' ? M : cat == 'j' ? N : 1;
-        data[std::size_t(k)] = make_data<T>(rng, opt, k, std::size_t(rows * S::dim));
+        const std::int64_t copies = batched(k) ? B : 1;
+        data[std::size_t(k)] = make_data<T>(rng, opt, k, std::size_t(copies * rows * S::dim));
         const std::string file = id + "/" + name + ".npy";
-        write_array(file, data[std::size_t(k)].data(), cat, rows, S::dim);
+        write_array(file, data[std::size_t(k)].data(), cat, rows, S::dim, batched(k) ? B : 0);
         inputs += "{\"name\": \"" + name + "\", \"index\": " + std::to_string(k) + ", \"cat\": \"" + cat +
-                  "\", \"dim\": " + std::to_string(S::dim) + ", \"read\": true, \"file\": " + json_string(file) + "}";
+                  "\", \"dim\": " + std::to_string(S::dim) + ", \"read\": true, \"file\": " + json_string(file) +
+                  (batched(k) ? ", \"batched\": true" : "") + "}";
       } else if (auto it = keops_only.find(k); it != keops_only.end()) {
         // kops does not read it (simplified away, e.g. in a gradient), the KeOps stages do
         const auto [cat, dim] = it->second;
@@ -267,9 +281,12 @@ class corpus {
     constexpr bool rows_i = R::row_cat == kops::category::i;
     const std::int64_t rows = rows_i ? M : N;
     using Out = typename R::op::template out_t<T>;
-    std::vector<Out> out(std::size_t(rows * R::dim));
+    std::vector<Out> out(std::size_t(B * rows * R::dim));
     try {
-      call_eval(red, M, N, out.data(), data, opt.sparsity, std::make_index_sequence<std::size_t(R::nargs)>{});
+      if (opt.batch > 0)
+        call_batched<PerBatch>(red, M, N, out.data(), data, opt.batch, std::make_index_sequence<std::size_t(R::nargs)>{});
+      else
+        call_eval(red, M, N, out.data(), data, opt.sparsity, std::make_index_sequence<std::size_t(R::nargs)>{});
     } catch (const std::exception& err) {
       throw std::runtime_error("case " + id + ": " + err.what());
     }
@@ -305,11 +322,13 @@ class corpus {
 
     double scale = 1.0;
     std::string output;
+    const std::vector<std::int64_t> out_shape =
+        opt.batch > 0 ? std::vector<std::int64_t>{B, rows, R::dim} : std::vector<std::int64_t>{rows, R::dim};
     if constexpr (std::is_same_v<Out, std::int64_t>) {
-      write_npy(dir_ / id / "out.npy", out.data(), {rows, R::dim});
+      write_npy(dir_ / id / "out.npy", out.data(), out_shape);
       output = "{\"kind\": \"index\", \"index\": " + json_string(id + "/out.npy");
     } else if constexpr (std::is_same_v<Out, T>) {
-      write_npy(dir_ / id / "out.npy", out.data(), {rows, R::dim});
+      write_npy(dir_ / id / "out.npy", out.data(), out_shape);
       for (T v : out)
         if (std::isfinite(v)) scale = std::max(scale, double(std::abs(v)));
       output = "{\"kind\": \"value\", \"value\": " + json_string(id + "/out.npy");
@@ -321,8 +340,8 @@ class corpus {
         indices.push_back(vi.index);
         if (std::isfinite(vi.value)) scale = std::max(scale, double(std::abs(vi.value)));
       }
-      write_npy(dir_ / id / "out_value.npy", values.data(), {rows, R::dim});
-      write_npy(dir_ / id / "out_index.npy", indices.data(), {rows, R::dim});
+      write_npy(dir_ / id / "out_value.npy", values.data(), out_shape);
+      write_npy(dir_ / id / "out_index.npy", indices.data(), out_shape);
       output = "{\"kind\": \"value_index\", \"value\": " + json_string(id + "/out_value.npy") +
                ", \"index\": " + json_string(id + "/out_index.npy");
     }
@@ -425,10 +444,15 @@ class corpus {
     return v;
   }
 
+  // batches > 0: the array of every batch, with a leading batch axis.
   template <class T>
-  void write_array(const std::string& file, const T* d, char cat, std::int64_t rows, int dim) const {
-    if (cat == 'p') write_npy(dir_ / file, d, {std::int64_t(dim)});
-    else write_npy(dir_ / file, d, {rows, std::int64_t(dim)});
+  void write_array(const std::string& file, const T* d, char cat, std::int64_t rows, int dim,
+                   std::int64_t batches = 0) const {
+    std::vector<std::int64_t> shape;
+    if (batches > 0) shape.push_back(batches);
+    if (cat != 'p') shape.push_back(rows);
+    shape.push_back(dim);
+    write_npy(dir_ / file, d, shape);
   }
 
   template <class R, class Out, class T, std::size_t... I>
@@ -438,6 +462,18 @@ class corpus {
       kops::kokkos::eval(red, M, N, out, (data[I].empty() ? static_cast<const T*>(nullptr) : data[I].data())..., *s);
     else
       kops::kokkos::eval(red, M, N, out, (data[I].empty() ? static_cast<const T*>(nullptr) : data[I].data())...);
+  }
+
+  // A batched call: argument k marked kops::per_batch when bit k of PerBatch is set.
+  template <unsigned PerBatch, class R, class Out, class T, std::size_t... I>
+  static void call_batched(R red, std::int64_t M, std::int64_t N, Out* out, const std::vector<std::vector<T>>& data,
+                           std::int64_t B, std::index_sequence<I...>) {
+    auto arg = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
+      const T* p = data[K].empty() ? static_cast<const T*>(nullptr) : data[K].data();
+      if constexpr (((PerBatch >> K) & 1u) != 0) return kops::per_batch(p);
+      else return p;
+    };
+    kops::kokkos::eval(red, M, N, out, arg(std::integral_constant<std::size_t, I>{})..., kops::batch{B});
   }
 
   std::filesystem::path dir_;

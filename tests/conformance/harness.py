@@ -139,6 +139,15 @@ class Case:
         out = entry["output"]
         self.kops_value = np.load(os.path.join(golden, out["value"])) if "value" in out else None
         self.kops_index = np.load(os.path.join(golden, out["index"])) if "index" in out else None
+        # Batched cases (kops::batch): B problems; the arguments marked "batched" hold
+        # one array per batch (a leading batch axis), the others are shared. pykeops
+        # takes them with a leading batch dimension, B or 1 (broadcast); its output,
+        # (B, rows, dim), is compared as (B * rows, dim) like kops's.
+        self.batch = entry.get("batch", 0)
+        self.batched = {a["name"] for a in entry["inputs"] if a.get("batched")}
+        if self.batch:
+            self.kops_value = None if self.kops_value is None else self.kops_value.reshape(-1, self.kops_value.shape[-1])
+            self.kops_index = None if self.kops_index is None else self.kops_index.reshape(-1, self.kops_index.shape[-1])
         self.stages = entry["keops"]["stages"]
         self.isolate = entry["keops"]["isolate"]
         # Block-sparse cases: pykeops' six ranges arrays (int64; pairs as (n, 2)).
@@ -155,7 +164,7 @@ class Case:
 
 
 def stage_rows(case, st):
-    return case.M if st["axis"] == 1 else case.N
+    return (case.M if st["axis"] == 1 else case.N) * max(case.batch, 1)
 
 
 def stage_call(case, st):
@@ -172,7 +181,10 @@ def stage_call(case, st):
         else:
             a = case.arrays[name]
         rows = {0: case.M, 1: case.N}.get(c)
-        a = a.reshape(rows, d) if rows is not None else a.reshape(d)
+        shape = (rows, d) if rows is not None else (d,)
+        if case.batch:
+            shape = (case.batch if name in case.batched else 1,) + shape
+        a = a.reshape(shape)
         arrays[new] = np.ascontiguousarray(a)
     return f, f2, arrays
 

@@ -102,8 +102,10 @@ TEST_CASE("golden index: every case is complete and its arrays have the announce
       }
       const auto arr = idx.array(a.file);
       CHECK(arr.descr == fdescr);
-      const std::vector<std::int64_t> shape =
+      std::vector<std::int64_t> shape =
           a.cat == 'p' ? std::vector<std::int64_t>{a.dim} : std::vector<std::int64_t>{a.cat == 'i' ? c.M : c.N, a.dim};
+      CHECK((!a.batched || c.batch > 0));
+      if (a.batched) shape.insert(shape.begin(), c.batch);
       CHECK(arr.shape == shape);
     }
     for (const auto& a : c.aux) {
@@ -111,7 +113,11 @@ TEST_CASE("golden index: every case is complete and its arrays have the announce
       CHECK(idx.array(a.file).descr == fdescr);
     }
     CHECK(c.rows == (c.stages.back().axis == 1 ? c.M : c.N));
-    const std::vector<std::int64_t> out_shape{c.rows, c.dim};
+    std::vector<std::int64_t> out_shape{c.rows, c.dim};
+    if (c.batch > 0) {
+      out_shape.insert(out_shape.begin(), c.batch);
+      CHECK(c.isolate);
+    }
     if (c.output_kind != "index") {
       const auto v = idx.array(c.value_file);
       CHECK(v.descr == fdescr);
@@ -153,6 +159,21 @@ TEST_CASE("golden data: kops evaluated again from the files reproduces the store
   rerun<double>("kmin_argkmin_axis_i", ex::knn_values_indices);
   rerun<double>("grad_logsumexp_y", ex::lse_grad_y);
   rerun<float>("grad_logsumexp_y_f32", ex::lse_grad_y);
+}
+
+TEST_CASE("golden data: a batched case evaluated again (kops::batch, kops::per_batch)", "[conformance]") {
+  const auto& c = golden_index().at("batch_gauss_conv");
+  REQUIRE(c.batch == 3);
+  REQUIRE(c.inputs.size() == 4);
+  CHECK((c.inputs[0].batched && !c.inputs[1].batched && c.inputs[2].batched && c.inputs[3].batched));
+  const auto in = load_inputs<double>(c);
+  std::vector<double> out(std::size_t(c.batch * c.rows * c.dim));
+  kops::kokkos::eval(kops_conformance::examples::gauss_conv, c.M, c.N, out.data(), kops::per_batch(ptr(in[0])),
+                     ptr(in[1]), kops::per_batch(ptr(in[2])), kops::per_batch(ptr(in[3])), kops::batch{c.batch});
+  std::string why;
+  const bool close = golden::all_close(out.data(), golden_index().array(c.value_file), c.rtol, c.atol, &why);
+  INFO(why);
+  CHECK(close);
 }
 
 TEST_CASE("npy reader: refuses what it cannot read exactly", "[conformance]") {

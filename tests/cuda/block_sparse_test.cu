@@ -62,7 +62,9 @@ void check_ranged_gpu(Red red, std::int64_t M, std::int64_t N, const kops::clust
   device_copy<Out> out(std::size_t(rows * Red::dim));
   const device_structure ds(st);
   kops::cuda::options o;
-  o.scheme = scheme;  // a ranged call runs its own kernel whatever the scheme
+  o.scheme = scheme;
+  // Forced GPU_2D: split into pieces of 7 terms (intervals cut mid-way); automatic: the rule's choice.
+  o.gpu_2d_chunk = scheme == kops::cuda::scheme::gpu_2d ? 7 : 0;
   auto run = [&](const auto&... dev) {
     kops::cuda::eval<Policy...>(red, M, N, out.p, dev.p..., o, ds.view());
     return cudaDeviceSynchronize();  // before the arguments' copies go
@@ -147,10 +149,18 @@ TEST_CASE("GPU block_sparsity: Kahan sums carry their compensation across interv
   const double exact = 33554432.0 + (700 - 1) + 800 + 1000 + 1400 + 900;
   const device_structure ds(st);
   device_copy<float> db(pb), out(static_cast<std::size_t>(M));
+  kops::cuda::options unsplit;  // one piece per row: the compensation crosses every interval
+  unsplit.scheme = kops::cuda::scheme::gpu_1d;
+  kops::cuda::eval<kops::sum_scheme::kahan>(kops::sum_reduction(b, kops::axis_j), M, N, out.p, db.p, ds.view(),
+                                            unsplit);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  for (float v : out.host()) CHECK(std::abs(double(v) - exact) <= 4.0);
+  // Split into pieces (the automatic rule splits this one long task): still compensated.
   kops::cuda::eval<kops::sum_scheme::kahan>(kops::sum_reduction(b, kops::axis_j), M, N, out.p, db.p, ds.view());
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   for (float v : out.host()) CHECK(std::abs(double(v) - exact) <= 4.0);
-  kops::cuda::eval<kops::sum_scheme::direct>(kops::sum_reduction(b, kops::axis_j), M, N, out.p, db.p, ds.view());
+  kops::cuda::eval<kops::sum_scheme::direct>(kops::sum_reduction(b, kops::axis_j), M, N, out.p, db.p, ds.view(),
+                                             unsplit);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   for (float v : out.host()) CHECK(std::abs(double(v) - exact) > 1000.0);
 }
@@ -262,4 +272,57 @@ TEST_CASE("GPU block_sparsity: eval_host takes a structure in host memory", "[bl
   CHECK_THROWS_WITH(kops::cuda::eval_host(red, M, N, got.data(), px.data(), py.data(),
                                           kops::block_sparsity{&bad, 1, &one, &bad}),
                     Contains("kops::cuda::eval_host: block_sparsity: row block 0 ="));
+}
+
+TEST_CASE("GPU block_sparsity: when a ranged call is split into pieces (GPU_2D form)", "[block_sparse]") {
+  namespace cd = kops::cuda::detail;
+  using Red = decltype(kops::sum_reduction(kops::vi<0, 1> * kops::vj<1, 1>, kops::axis_j));
+  using K = cd::kernel_traits<Red, float, kops::precision::accurate>;
+  auto decide = [](const kops::cluster::structure& st, std::int64_t rows, kops::cuda::scheme s, std::int64_t chunk,
+                   std::int64_t& chosen) {
+    const auto tasks = cd::ranged_tasks(st.view(), rows, K::block);
+    kops::cuda::options o;
+    o.scheme = s;
+    o.gpu_2d_chunk = chunk;
+    bool split = false;
+    REQUIRE(cd::choose_ranged_split<K>(tasks, st.reduced.data(), 1, o, "test", chosen, split));
+    return split;
+  };
+  std::int64_t chunk = 0;
+  // One task of 3 rows over 10^6 terms: one busy block of the whole GPU unless split.
+  kops::cluster::structure few;
+  few.rows = {{0, 3}};
+  few.reduced = {{0, 400000}, {400000, 1000000}};
+  few.slices = {2};
+  CHECK(decide(few, 3, kops::cuda::scheme::automatic, 0, chunk));
+  CHECK(chunk >= cd::gpu_2d_min_chunk_tiles * K::tile);
+  CHECK(!decide(few, 3, kops::cuda::scheme::gpu_1d, 0, chunk));
+  CHECK(decide(few, 3, kops::cuda::scheme::gpu_2d, 1000, chunk));
+  CHECK(chunk == 1000);
+  CHECK(!decide(few, 3, kops::cuda::scheme::gpu_2d, 2000000, chunk));  // nothing longer than a chunk
+  // 2000 row blocks of 192 rows over 100 terms each: many short tasks, never split automatically.
+  kops::cluster::structure many;
+  for (std::int64_t k = 0; k < 2000; ++k) {
+    many.rows.push_back({k * 192, (k + 1) * 192});
+    many.reduced.push_back({0, 100});
+    many.slices.push_back(k + 1);
+  }
+  CHECK(!decide(many, 2000 * 192, kops::cuda::scheme::automatic, 0, chunk));
+  // The pieces: every task's terms, in order, in pieces of at most the chunk.
+  const auto tasks = cd::ranged_tasks(few.view(), 3, K::block);
+  const auto sp = cd::split_ranged_tasks(tasks, few.reduced.data(), 300000);
+  REQUIRE(sp.pieces.size() == 4);  // 300000, 100000 + 200000, 300000, 100000 terms
+  CHECK(sp.tasks[0].t0 == 0);
+  CHECK(sp.tasks[0].t1 == 4);
+  std::int64_t next = 0;
+  for (std::int64_t p = 0; p < sp.pieces.size(); ++p) {
+    std::int64_t terms = 0;
+    for (std::int64_t q = sp.pieces[p].t0; q < sp.pieces[p].t1; ++q) {
+      CHECK(sp.intervals[q].begin == next);
+      next = sp.intervals[q].end;
+      terms += sp.intervals[q].end - sp.intervals[q].begin;
+    }
+    CHECK(terms == (p < 3 ? 300000 : 100000));
+  }
+  CHECK(next == 1000000);
 }

@@ -479,18 +479,10 @@ TEST_CASE("block_sparsity: solve with a block-sparse K", "[block_sparse][solve]"
   // (alpha Id + K_s) a = b, K_s the Gaussian kernel on the kept pairs of a
   // symmetric structure; the residual recomputed with a ranged eval.
   const std::int64_t n = 300;
-  std::mt19937_64 rng(71);
-  std::normal_distribution<double> g(0, 0.2);
-  std::vector<double> pts(n * 3), rhs(n * 2), sol(n * 2);
-  for (std::int64_t p = 0; p < n; ++p)
-    for (int d = 0; d < 3; ++d) pts[p * 3 + d] = g(rng) + double(p % 3);
-  for (auto& v : rhs) v = g(rng);
-  const auto sorted = kops::cluster::sort_clusters(pts.data(), n, 3, kops::cluster::grid_cluster(pts.data(), n, 3, 0.3));
-  const auto c = kops::cluster::cluster_ranges_centroids(sorted.x.data(), n, 3, sorted.labels);
-  const std::int64_t C = std::int64_t(c.ranges.size());
-  const auto s = kops::cluster::from_matrix(c.ranges, c.ranges,
-                                            kops::cluster::distance_mask(c.centroids.data(), C, c.centroids.data(), C,
-                                                                         3, 0.5, c.radii.data(), c.radii.data()));
+  const auto sys = clustered_solve_problem<double>(n, 71);
+  const auto& s = sys.s;
+  const auto& rhs = sys.rhs;
+  std::vector<double> sol(n * 2);
   REQUIRE(kops::cluster::kept_pairs(s.view()) < n * n);
   constexpr auto x = kops::vi<0, 3>;
   constexpr auto y = kops::vj<1, 3>;
@@ -500,14 +492,14 @@ TEST_CASE("block_sparsity: solve with a block-sparse K", "[block_sparse][solve]"
   kops::solve_options opts;
   opts.tolerance = 1e-10;
   const kops::solve_result r =
-      kops::kokkos::solve(K, a, alpha, n, n, sol.data(), sorted.x.data(), sorted.x.data(), rhs.data(), opts, s.view());
+      kops::kokkos::solve(K, a, alpha, n, n, sol.data(), sys.x.data(), sys.x.data(), rhs.data(), opts, s.view());
   REQUIRE(r.converged);
   std::vector<double> Ka(n * 2);
-  kops::kokkos::eval(K, n, n, Ka.data(), sorted.x.data(), sorted.x.data(), sol.data(), s.view());
+  kops::kokkos::eval(K, n, n, Ka.data(), sys.x.data(), sys.x.data(), sol.data(), s.view());
   for (std::int64_t k = 0; k < n * 2; ++k) REQUIRE(close(alpha * sol[k] + Ka[k], rhs[k], 1e-8));
   // The dense K gives another solution: the structure was used.
   std::vector<double> dense(n * 2);
-  kops::kokkos::solve(K, a, alpha, n, n, dense.data(), sorted.x.data(), sorted.x.data(), rhs.data(), opts);
+  kops::kokkos::solve(K, a, alpha, n, n, dense.data(), sys.x.data(), sys.x.data(), rhs.data(), opts);
   double differ = 0;
   for (std::int64_t k = 0; k < n * 2; ++k) differ = std::max(differ, std::abs(dense[k] - sol[k]));
   CHECK(differ > 1e-6);
@@ -515,7 +507,7 @@ TEST_CASE("block_sparsity: solve with a block-sparse K", "[block_sparse][solve]"
   const range bad{0, n + 1};
   const std::int64_t one = 1;
   std::vector<double> untouched(n * 2, 9.0);
-  CHECK_THROWS_WITH(kops::kokkos::solve(K, a, alpha, n, n, untouched.data(), sorted.x.data(), sorted.x.data(),
+  CHECK_THROWS_WITH(kops::kokkos::solve(K, a, alpha, n, n, untouched.data(), sys.x.data(), sys.x.data(),
                                         rhs.data(), kops::block_sparsity{&bad, 1, &one, &bad}),
                     Contains("kops::kokkos::solve: block_sparsity: row block 0 = [0, 301) is not within"));
   CHECK(untouched == std::vector<double>(n * 2, 9.0));

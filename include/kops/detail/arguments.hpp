@@ -136,6 +136,11 @@ inline std::uint64_t extent_bytes(std::int64_t n, int dim, std::size_t size) {
   if (n <= 0 || per_row == 0) return 0;
   return std::uint64_t(n) > ~std::uint64_t(0) / per_row ? ~std::uint64_t(0) : std::uint64_t(n) * per_row;
 }
+// `bytes` times `batches` (>= 0), saturating like extent_bytes.
+inline std::uint64_t times_batches(std::uint64_t bytes, std::int64_t batches) {
+  if (batches <= 0 || bytes == 0) return 0;
+  return bytes > ~std::uint64_t(0) / std::uint64_t(batches) ? ~std::uint64_t(0) : bytes * std::uint64_t(batches);
+}
 // Do [a, a + na) and [b, b + nb) share a byte? (Addresses compared as integers:
 // the buffers are unrelated objects, for which < on pointers is unspecified.)
 inline bool overlapping(const void* a, std::uint64_t na, const void* b, std::uint64_t nb) {
@@ -191,19 +196,26 @@ __attribute__((noinline, cold, format(printf, 2, 3))) inline bool reject(std::st
 // The kernels read every input while they write the output (each reduced-axis
 // row is read for every output row): an output that shares bytes with an input
 // would change terms not yet read, so it is refused, in-place evaluation
-// included. out_size, arg_size: sizeof the output and argument elements.
+// included. out_size, arg_size: sizeof the output and argument elements; a
+// batched call (core/batch.hpp) has `batches` copies of the arguments marked
+// per_batch and out_batches of the output.
 // True when nothing overlaps; else reports (or, with `why`, returns the
 // message, see reject) and returns false.
 [[nodiscard, gnu::noinline]] inline bool check_no_overlap_impl(const char* where, const call_info& c,
                                                                 std::int64_t M, std::int64_t N, const void* out,
                                                                 const void* const* args, std::size_t out_size,
-                                                                std::size_t arg_size, std::string* why = nullptr) {
-  const std::uint64_t out_bytes = extent_bytes(c.row_cat == category::i ? M : N, c.out_dim, out_size);
+                                                                std::size_t arg_size, std::string* why = nullptr,
+                                                                std::int64_t batches = 1,
+                                                                const bool* per_batch = nullptr,
+                                                                std::int64_t out_batches = 1) {
+  const std::uint64_t out_bytes =
+      times_batches(extent_bytes(c.row_cat == category::i ? M : N, c.out_dim, out_size), out_batches);
   for (int k = 0; k < c.nslots; ++k) {
     const slot_info& s = c.slots[k];
     if (!s.used) continue;
     const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
-    if (overlapping(out, out_bytes, args[s.index], extent_bytes(n, s.dim, arg_size)))
+    const std::int64_t copies = per_batch != nullptr && per_batch[s.index] ? batches : 1;
+    if (overlapping(out, out_bytes, args[s.index], times_batches(extent_bytes(n, s.dim, arg_size), copies)))
       return reject(why,
                     "%s: the output array overlaps argument %d (%s<%d,%d>); kops reads the inputs while it writes "
                     "the output, so the output needs its own buffer",

@@ -25,6 +25,7 @@
 #include <type_traits>
 #include <utility>
 
+#include <kops/core/batch.hpp>
 #include <kops/core/block_sparsity.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/detail/arguments.hpp>
@@ -34,10 +35,22 @@
 
 namespace kops::detail {
 
-// Number of leading pointers among a call's trailing arguments.
+// A call's argument: a pointer, or a pointer marked kops::per_batch.
+template <class A> inline constexpr bool is_per_batch_v = false;
+template <class T> inline constexpr bool is_per_batch_v<per_batch_arg<T>> = true;
+template <class A> inline constexpr bool is_call_argument_v = std::is_pointer_v<A> || is_per_batch_v<A>;
+
+template <class T> constexpr const T* arg_pointer(const T* p) { return p; }
+template <class T> constexpr const T* arg_pointer(const per_batch_arg<T>& a) { return a.ptr; }
+template <class A> struct arg_element { using type = std::remove_pointer_t<A>; };
+template <class T> struct arg_element<per_batch_arg<T>> { using type = T; };
+template <class A> using arg_element_t = typename arg_element<A>::type;
+
+// Number of leading arguments (pointers, per_batch or not) among a call's
+// trailing arguments.
 template <class... Rest>
 constexpr std::size_t leading_pointers() {
-  constexpr bool is_pointer[] = {std::is_pointer_v<Rest>..., false};
+  constexpr bool is_pointer[] = {is_call_argument_v<Rest>..., false};
   std::size_t k = 0;
   while (k < sizeof...(Rest) && is_pointer[k]) ++k;
   return k;
@@ -136,12 +149,23 @@ constexpr std::int64_t output_rows(std::int64_t M, std::int64_t N) {
   return Red::row_cat == category::i ? M : N;
 }
 
+// The batches of a batched call (core/batch.hpp): `count` of them; argument k
+// of batch b at ptrs[k] + b * stride[k] (0: shared by every batch).
+struct batch_extent {
+  std::int64_t count = 1;
+  const std::int64_t* stride = nullptr;
+  batch_output output = batch_output::each;
+};
+
 // One pass of a call, as a backend runs it: `rows` output rows, each reducing
 // `cols` terms (0 for a sum of the zero formula, whatever the sizes); with a
-// block-sparsity structure (checked) for these rows, or none (dense).
+// block-sparsity structure (checked) for these rows, or none (dense); with
+// batches (the output of batch b at out + b * out_stride), or none.
 struct pass_extent {
   std::int64_t M, N, rows, cols;
   const block_sparsity* sparsity = nullptr;
+  const batch_extent* batch = nullptr;
+  std::int64_t out_stride = 0;  // output elements per batch: rows * dim
 };
 
 // The structures of a ranged call for the passes whose output rows are i and
@@ -153,8 +177,11 @@ struct call_sparsity {
 };
 
 template <class Red>
-constexpr pass_extent extent_of(std::int64_t M, std::int64_t N, const call_sparsity& sp = {}) {
-  return {M, N, output_rows<Red>(M, N), Red::no_work ? 0 : Red::row_cat == category::i ? N : M, sp.of(Red::row_cat)};
+constexpr pass_extent extent_of(std::int64_t M, std::int64_t N, const call_sparsity& sp = {},
+                                const batch_extent* batch = nullptr) {
+  const std::int64_t rows = output_rows<Red>(M, N);
+  return {M, N, rows, Red::no_work ? 0 : Red::row_cat == category::i ? N : M, sp.of(Red::row_cat), batch,
+          rows * Red::dim};
 }
 
 // Whether some pass of Red has output rows of the other category than Red's own.
@@ -172,7 +199,11 @@ constexpr bool has_other_rows() {
 //                                              T held for f's length; `inner` is
 //                                              the backend to run f's passes on
 //                                              (e.g. with the device already set)
-// Both return false after a reported failure (only without exceptions).
+// and, for the calls that use them, be.launch_ranged (a block-sparse pass),
+// be.launch_batched<Pol, Red, Ranged> (every batch of a pass at once: one
+// launch, one parallel loop) and be.sum_batches(each, B, n, out) (out[i] = the
+// sum over b of each[b * n + i], n elements).
+// All return false after a reported failure (only without exceptions).
 // (Checked on each backend in tests/static/concepts.cpp; run_passes itself is
 // unconstrained, which costs nothing to compile.)
 struct temporary_probe {
@@ -188,24 +219,38 @@ concept Backend = requires(B& be, std::size_t n) {
 // The passes of Red, arguments already checked: see the header comment.
 // Ranged: every pass has a block-sparsity structure (sp) and runs with
 // be.launch_ranged instead of be.launch (a separate kernel, compiled only by
-// the calls that take a structure).
-template <class Pol, class Red, bool Ranged = false, class B, class T, class Out>
+// the calls that take a structure). Batched: bt (count >= 1) says where each
+// batch's arguments are, and every pass runs with be.launch_batched; a
+// two-pass reduction's temporary then holds every batch's first pass.
+template <class Pol, class Red, bool Ranged = false, bool Batched = false, class B, class T, class Out>
 [[nodiscard]] bool run_passes(B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
-                              const call_sparsity& sp = {}) {
+                              const call_sparsity& sp = {}, const batch_extent* bt = nullptr) {
   if constexpr (is_chained_v<Red>) {
     using First = typename Red::first;
     const std::size_t n = std::size_t(output_rows<First>(M, N)) * First::dim;
-    return be.template with_temporary<T>(n, [&](auto& inner, T* buffer) {
-      if (!run_passes<Pol, First, Ranged>(inner, M, N, buffer, ptrs, sp)) return false;
+    const std::size_t batches = Batched ? std::size_t(bt->count) : 1;
+    return be.template with_temporary<T>(n * batches, [&](auto& inner, T* buffer) {
+      if (!run_passes<Pol, First, Ranged, Batched>(inner, M, N, buffer, ptrs, sp, bt)) return false;
       const T* second[Red::nargs + 1];
       for (int k = 0; k < Red::nargs; ++k) second[k] = ptrs[k];
       second[Red::nargs] = buffer;
-      return run_passes<Pol, typename Red::second, Ranged>(inner, M, N, out, second, sp);
+      if constexpr (Batched) {
+        // The temporary is per batch: batch b's first pass at buffer + b * n.
+        std::int64_t stride[Red::nargs + 1];
+        for (int k = 0; k < Red::nargs; ++k) stride[k] = bt->stride[k];
+        stride[Red::nargs] = std::int64_t(n);
+        const batch_extent with_buffer{bt->count, stride, bt->output};
+        return run_passes<Pol, typename Red::second, Ranged, Batched>(inner, M, N, out, second, sp, &with_buffer);
+      } else {
+        return run_passes<Pol, typename Red::second, Ranged>(inner, M, N, out, second, sp);
+      }
     });
   } else {
-    const pass_extent e = extent_of<Red>(M, N, sp);
+    const pass_extent e = extent_of<Red>(M, N, sp, bt);
     if (e.rows == 0) return true;
-    if constexpr (Ranged)
+    if constexpr (Batched)
+      return be.template launch_batched<Pol, Red, Ranged>(e, out, ptrs);
+    else if constexpr (Ranged)
       return be.template launch_ranged<Pol, Red>(e, out, ptrs);
     else
       return be.template launch<Pol, Red>(e, out, ptrs);
@@ -237,44 +282,122 @@ template <class Red>
 // The passes of a call with the block-sparsity structure s (checked, in host
 // memory), transposed for the passes whose rows are of the other axis than
 // the ones s describes.
-template <class Pol, class Red, class B, class T, class Out>
+template <class Pol, class Red, bool Batched = false, class B, class T, class Out>
 [[nodiscard]] bool run_checked_sparse_passes(B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
-                                             const block_sparsity& s) {
+                                             const block_sparsity& s, const batch_extent* bt = nullptr) {
   const category own = sparsity_rows(s, Red::row_cat);
   call_sparsity sp;
   (own == category::i ? sp.by_i : sp.by_j) = &s;
-  if (own == Red::row_cat && !has_other_rows<Red>()) return run_passes<Pol, Red, true>(be, M, N, out, ptrs, sp);
+  if (own == Red::row_cat && !has_other_rows<Red>())
+    return run_passes<Pol, Red, true, Batched>(be, M, N, out, ptrs, sp, bt);
   const sparsity_copy other = transpose_sparsity(s);
   const block_sparsity view = other.view();
   (own == category::i ? sp.by_j : sp.by_i) = &view;
-  return run_passes<Pol, Red, true>(be, M, N, out, ptrs, sp);
+  return run_passes<Pol, Red, true, Batched>(be, M, N, out, ptrs, sp, bt);
 }
 
 // The passes of a call with the block-sparsity structure s for Red's output
 // rows (or the axis it is tagged with): s (copied to the host first where the
-// backend needs it) checked, and transposed for the passes on the other axis
-// (a two-pass gradient's first pass, say). Every pass gets a structure in host
-// memory. False after a reported failure.
-template <class Pol, class Red, class B, class T, class Out>
+// backend needs it, unless `on_host` says it is there already) checked, and
+// transposed for the passes on the other axis (a two-pass gradient's first
+// pass, say). Every pass gets a structure in host memory. False after a
+// reported failure.
+template <class Pol, class Red, bool Batched = false, class B, class T, class Out>
 [[nodiscard]] bool run_sparse_passes(B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
-                                     const block_sparsity& s) {
+                                     const block_sparsity& s, const batch_extent* bt = nullptr,
+                                     bool on_host = false) {
   sparsity_copy copy;
   block_sparsity host = s;
   if constexpr (has_host_sparsity_v<B>) {
-    if (!be.host_sparsity(s, copy, host)) return false;
+    if (!on_host && !be.host_sparsity(s, copy, host)) return false;
   }
   if (!check_sparsity_for<Red>(be.where, host, M, N)) return false;
-  return run_checked_sparse_passes<Pol, Red>(be, M, N, out, ptrs, host);
+  return run_checked_sparse_passes<Pol, Red, Batched>(be, M, N, out, ptrs, host, bt);
+}
+
+// What a call runs beyond its pointers, for run_call: a block-sparsity
+// structure as the user passed it (Ranged; `on_host`: in host memory whatever
+// the backend) and the batches (Batched; count checked >= 0).
+struct call_form {
+  const block_sparsity* sparsity = nullptr;
+  const batch_extent* batch = nullptr;
+  bool sparsity_on_host = false;
+};
+
+// The passes of a checked call on backend be, in the form f: a batched call
+// with batch_output::sum runs every batch into a temporary, then sums it.
+template <class Pol, class Red, bool Ranged, bool Batched, class B, class T, class Out>
+[[nodiscard]] bool run_call(B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
+                            const call_form& f) {
+  if constexpr (Batched) {
+    const batch_extent& bt = *f.batch;
+    if (bt.count == 0) return true;
+    if constexpr (std::is_same_v<Out, T>) {
+      if (bt.output == batch_output::sum) {
+        const std::size_t n = std::size_t(output_rows<Red>(M, N)) * Red::dim;
+        if (n == 0) return true;
+        return be.template with_temporary<T>(n * std::size_t(bt.count), [&](auto& inner, T* each) {
+          const batch_extent all{bt.count, bt.stride, batch_output::each};
+          call_form g = f;
+          g.batch = &all;
+          return run_call<Pol, Red, Ranged, Batched>(inner, M, N, each, ptrs, g) &&
+                 inner.sum_batches(each, bt.count, std::int64_t(n), out);
+        });
+      }
+    }
+  }
+  if constexpr (Ranged)
+    return run_sparse_passes<Pol, Red, Batched>(be, M, N, out, ptrs, *f.sparsity, f.batch, f.sparsity_on_host);
+  else
+    return run_passes<Pol, Red, false, Batched>(be, M, N, out, ptrs, {}, f.batch);
+}
+
+// The run-time checks of a batched call (core/batch.hpp), and its strides
+// into `stride` (one per argument index): true when it may run, else
+// reported (kops::error, or the error handler) and false. per_batch[k]:
+// argument k was marked kops::per_batch.
+[[nodiscard, gnu::noinline]] inline bool check_batch_impl(const char* where, const call_info& c, std::int64_t M,
+                                                          std::int64_t N, const void* out, const void* const* args,
+                                                          std::size_t out_size, std::size_t arg_size,
+                                                          const batch& b, bool value_output, const bool* per_batch,
+                                                          std::int64_t* stride) {
+  if (b.count < 0)
+    return reject(nullptr, "%s: kops::batch{B}: B (the number of batches) must be >= 0, got %lld", where,
+                  (long long)b.count);
+  if (b.output == batch_output::sum && !value_output)
+    return reject(nullptr,
+                  "%s: kops::batch_output::sum adds the batches' outputs, which only a value reduction writes "
+                  "(%s writes indices)",
+                  where, c.reduction);
+  if (!check_arguments_impl(where, c, M, N, out, args)) return false;
+  for (int k = 0; k < c.nslots; ++k) {
+    const slot_info& s = c.slots[k];
+    const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
+    stride[s.index] = s.used && per_batch[s.index] ? n * s.dim : 0;
+  }
+  const std::int64_t out_batches = b.output == batch_output::sum ? 1 : b.count;
+  return check_no_overlap_impl(where, c, M, N, out, args, out_size, arg_size, nullptr, b.count, per_batch,
+                               out_batches);
+}
+
+template <class Red, class T, class Out>
+[[nodiscard]] bool check_batched_call(const char* where, std::int64_t M, std::int64_t N, const Out* out,
+                                      const T* const* args, const batch& b, const bool* per_batch,
+                                      std::int64_t* stride) {
+  const void* untyped[Red::signature::size + 1] = {};
+  for (int k = 0; k < Red::signature::size; ++k) untyped[k] = args[k];
+  return check_batch_impl(where, call_info_of<Red>::value, M, N, out, untyped, sizeof(Out), sizeof(T), b,
+                          std::is_same_v<Out, T>, per_batch, stride);
 }
 
 // The whole of an eval entry: compile-time rules, the options split off, the
 // run-time checks, the passes. Be::option_types lists the trailing options it
 // takes; Be(where, options tuple) makes the backend for a call. A backend
 // whose call is more than its passes (kops::cuda::eval_host copies the
-// arguments in and the output out around them) defines be.call<Pol, Red>(M, N,
-// out, ptrs) and `static constexpr bool own_call = true`; call then runs
-// instead of run_passes (with a block_sparsity: call<Pol, Red>(M, N, out,
-// ptrs, &s), s as the user passed it).
+// arguments in and the output out around them) defines
+// be.call<Pol, Red, Ranged, Batched>(M, N, out, ptrs, form) and
+// `static constexpr bool own_call = true`; call then runs instead of run_call
+// (form.sparsity: the structure as the user passed it).
 template <class Be, class = void> inline constexpr bool has_own_call_v = false;
 template <class Be> inline constexpr bool has_own_call_v<Be, std::void_t<decltype(Be::own_call)>> = Be::own_call;
 
@@ -283,32 +406,55 @@ constexpr bool takes_option(type_list<Opts...>) {
   return (std::is_same_v<T, Opts> || ...);
 }
 
+// The checked call on a backend made for it: its own call, or run_call.
+template <class Be, class Pol, class Red, bool Ranged, bool Batched, class Opts, class T, class Out>
+void run_entry(const char* where, const Opts& opts, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
+               const call_form& form) {
+  Be be(where, opts);
+  if constexpr (has_own_call_v<Be>)
+    (void)be.template call<Pol, Red, Ranged, Batched>(M, N, out, ptrs, form);
+  else
+    (void)run_call<Pol, Red, Ranged, Batched>(be, M, N, out, ptrs, form);
+}
+
 template <class Be, auto... Policy, class Red, class Out, class... Rest>
 void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
   constexpr bool policies = check_policies<Policy...>();
   constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
+  constexpr bool batched = (std::is_same_v<Rest, batch> || ...);
+  constexpr bool marked = (is_per_batch_v<Rest> || ...);
+  static_assert(!marked || batched, "kops::eval: an argument marked kops::per_batch needs the option "
+                                    "kops::batch{B} (the number of batches), after the pointers");
   constexpr bool ranges_ok = !ranged || takes_option<block_sparsity>(typename Be::option_types{});
   static_assert(ranges_ok, "kops::eval: this backend does not take a kops::block_sparsity yet "
                            "(kops::kokkos::eval does)");
-  constexpr bool tail = ranges_ok && check_eval_tail(typename Be::option_types{}, type_list<Rest...>{});
+  constexpr bool batch_ok = !batched || takes_option<batch>(typename Be::option_types{});
+  static_assert(batch_ok, "kops::eval: this backend does not take a kops::batch (kops::kokkos::eval, "
+                          "kops::cuda::eval and kops::cuda::eval_host do)");
+  constexpr bool tail =
+      ranges_ok && batch_ok && (!marked || batched) && check_eval_tail(typename Be::option_types{}, type_list<Rest...>{});
   if constexpr (policies && tail) {
     split_call(
         typename Be::option_types{},
-        [&]<class... Args>(const auto& opts, const Args*... args) {
-          if constexpr (check_eval_call<Red, Out, Args...>()) {
-            using T = call_element_t<Out, Args...>;
-            const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
-            if (!check_call_arguments<Red>(where, M, N, out, ptrs)) return;
+        [&]<class... A>(const auto& opts, const A&... args) {
+          if constexpr (check_eval_call<Red, Out, arg_element_t<A>...>()) {
+            using T = call_element_t<Out, arg_element_t<A>...>;
+            const T* const ptrs[sizeof...(A) + 1] = {arg_pointer(args)..., nullptr};  // + 1: no empty array
             using Pol = policy_of_t<Policy...>;
-            Be be(where, opts);
-            if constexpr (has_own_call_v<Be> && ranged)
-              (void)be.template call<Pol, Red>(M, N, out, ptrs, &std::get<block_sparsity>(opts));
-            else if constexpr (has_own_call_v<Be>)
-              (void)be.template call<Pol, Red>(M, N, out, ptrs);
-            else if constexpr (ranged)
-              (void)run_sparse_passes<Pol, Red>(be, M, N, out, ptrs, std::get<block_sparsity>(opts));
-            else
-              (void)run_passes<Pol, Red>(be, M, N, out, ptrs);
+            call_form form;
+            if constexpr (ranged) form.sparsity = &std::get<block_sparsity>(opts);
+            if constexpr (batched) {
+              const bool per_batch[sizeof...(A) + 1] = {is_per_batch_v<A>..., false};
+              const batch& b = std::get<batch>(opts);
+              std::int64_t stride[sizeof...(A) + 1] = {};
+              if (!check_batched_call<Red>(where, M, N, out, ptrs, b, per_batch, stride)) return;
+              const batch_extent bt{b.count, stride, b.output};
+              form.batch = &bt;
+              run_entry<Be, Pol, Red, ranged, batched>(where, opts, M, N, out, ptrs, form);
+            } else {
+              if (!check_call_arguments<Red>(where, M, N, out, ptrs)) return;
+              run_entry<Be, Pol, Red, ranged, batched>(where, opts, M, N, out, ptrs, form);
+            }
           }
         },
         rest...);

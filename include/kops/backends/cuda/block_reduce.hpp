@@ -97,6 +97,22 @@ __device__ KOPS_INLINE void fold_range(Acc& acc, tile_context<K>& ctx, int& tile
   }
 }
 
+// The arguments of batch b (kernel_traits.hpp: batch_strides).
+template <class K>
+__device__ KOPS_INLINE typename K::args_type batch_args(const typename K::args_type& a,
+                                                       const typename K::batch_type& s, std::int64_t b) {
+  typename K::args_type ab;
+#pragma unroll
+  for (int k = 0; k < K::reduction::nargs; ++k) ab.p[k] = s.arg[k] != 0 ? a.p[k] + b * s.arg[k] : a.p[k];
+  return ab;
+}
+
+// p + b * stride, leaving a null p null (the buffers a launch does not use).
+template <class P>
+__device__ KOPS_INLINE P* batch_at(P* p, std::int64_t b, std::int64_t stride) {
+  return p != nullptr ? p + b * stride : p;
+}
+
 template <class K>
 __device__ KOPS_INLINE typename K::acc_type
 reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::int64_t jb, std::int64_t je) {

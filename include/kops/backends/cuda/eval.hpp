@@ -9,6 +9,7 @@
 #include <kops/backends/cuda/launch.hpp>
 #include <kops/backends/cuda/options.hpp>
 #include <kops/backends/cuda/ranges.hpp>
+#include <kops/core/batch.hpp>
 #include <kops/core/block_sparsity.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/core/precision.hpp>
@@ -23,11 +24,12 @@ namespace detail {
 // is one launch (GPU_1D, or GPU_2D and its combine) on opts.stream and
 // opts.device; a temporary is a stream-ordered device buffer.
 struct device_backend {
-  using option_types = type_list<options, block_sparsity>;
+  using option_types = type_list<options, block_sparsity, batch>;
   const char* where;
   options opts;
 
-  device_backend(const char* w, const std::tuple<options, block_sparsity>& o) : where(w), opts(std::get<0>(o)) {}
+  device_backend(const char* w, const std::tuple<options, block_sparsity, batch>& o)
+      : where(w), opts(std::get<0>(o)) {}
   device_backend(const char* w, const options& o) : where(w), opts(o) {}
 
   // A block-sparsity structure is in device memory: copied to the host (for
@@ -65,17 +67,37 @@ struct device_backend {
     return launch_pass<Pol, Red, true>(e, out, ptrs);
   }
 
+  // Every batch of a pass (e.batch) in one launch: the batch on the grid's z axis.
   template <class Pol, class Red, bool Ranged, class T, class Out>
+  bool launch_batched(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
+    return launch_pass<Pol, Red, Ranged, true>(e, out, ptrs);
+  }
+
+  // out[i] = the sum over b of each[b * n + i] (batch_output::sum), on opts.stream.
+  template <class T>
+  bool sum_batches(const T* each, std::int64_t B, std::int64_t n, T* out) {
+    device_guard guard(opts.device, where);
+    if (!guard.ok()) return false;
+    return launch_sum_batches(each, B, n, out, opts.stream, where);
+  }
+
+  template <class Pol, class Red, bool Ranged, bool Batched = false, class T, class Out>
   bool launch_pass(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
     using K = kernel_traits<Red, T, Pol::prec, Pol::scheme, Pol::acc>;
     typename K::args_type a{};
     for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
+    typename K::batch_type s{};
+    if constexpr (Batched) {
+      for (int k = 0; k < Red::nargs; ++k) s.arg[k] = e.batch->stride[k];
+      s.count = e.batch->count;
+      s.out = e.out_stride;
+    }
     device_guard guard(opts.device, where);
     if (!guard.ok()) return false;
     if constexpr (Ranged)
-      return launch_ranged_pass<K>(a, *e.sparsity, e.rows, out, opts.stream, where);
+      return launch_ranged_pass<K, Batched>(a, *e.sparsity, e.rows, out, opts, where, &s);
     else
-      return kops::cuda::detail::launch<K>(a, e.rows, e.cols, out, opts, where);
+      return kops::cuda::detail::launch<K, Batched>(a, e.rows, e.cols, out, opts, where, &s);
   }
 };
 
@@ -128,6 +150,9 @@ template <class Pol, class Red, class T, class Out>
 /// arrays in device memory). A block-sparse call copies the structure to the
 /// host for its checks and tasks: it synchronises opts.stream (so it cannot
 /// be captured in a CUDA graph) before queuing its kernel (docs/block_sparsity.md).
+/// A kops::batch{B} runs B problems of the same M, N in one launch (the batch
+/// on the grid's z axis); arguments marked kops::per_batch(ptr) hold one array
+/// per batch, the others are shared (core/batch.hpp, docs/concepts.md "Batches").
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
 void eval(Red red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
   kops::detail::eval_call<detail::device_backend, Policy...>("kops::cuda::eval", red, M, N, out, rest...);

@@ -23,9 +23,9 @@ namespace kops::cuda::detail {
 // its row into out, with scratch (GPU_2D) it stores its accumulator there:
 //   scratch:(chunks, rows) of acc_type, scratch[c * rows + row].
 template <class K>
-__global__ void __launch_bounds__(K::block)
-reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std::int64_t cols,
-              const std::int64_t chunk, typename K::acc_type* const scratch, typename K::out_type* const out) {
+__device__ KOPS_INLINE void reduce_block(const typename K::args_type& a, const std::int64_t rows,
+                                         const std::int64_t cols, const std::int64_t chunk,
+                                         typename K::acc_type* const scratch, typename K::out_type* const out) {
   using Red = typename K::reduction;
   const std::int64_t row = std::int64_t(blockIdx.x) * K::block + threadIdx.x;
   const bool valid = row < rows;
@@ -35,6 +35,38 @@ reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std:
   if (!valid) return;
   if (scratch) scratch[std::int64_t(blockIdx.y) * rows + row] = acc;
   else K::op::template finalize<typename K::math>(acc, 0, out + row * Red::dim);
+}
+
+template <class K>
+__global__ void __launch_bounds__(K::block)
+reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std::int64_t cols,
+              const std::int64_t chunk, typename K::acc_type* const scratch, typename K::out_type* const out) {
+  reduce_block<K>(a, rows, cols, chunk, scratch, out);
+}
+
+// Every batch of a batched call (core/batch.hpp) in one grid: batch b on
+// blocks with blockIdx.z = b mod gridDim.z (the grid's z is at most 65535).
+// The barriers stay uniform: every thread of a block walks the same batches.
+template <class K>
+__global__ void __launch_bounds__(K::block)
+reduce_kernel_batched(const typename K::args_type a, const typename K::batch_type s, const std::int64_t rows,
+                      const std::int64_t cols, const std::int64_t chunk, typename K::acc_type* const scratch,
+                      typename K::out_type* const out) {
+  for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z)
+    reduce_block<K>(batch_args<K>(a, s, b), rows, cols, chunk, batch_at(scratch, b, s.scratch),
+                    batch_at(out, b, s.out));
+}
+
+// The most batches one grid holds on its z axis: the grid's limit, 65535
+// (tests lower it to exercise the kernels' loop over the batches beyond it).
+inline unsigned& max_batch_grid() {
+  static unsigned z = 65535;
+  return z;
+}
+// The grid's z extent for `count` batches.
+inline unsigned batch_grid(std::int64_t count) {
+  const unsigned z = max_batch_grid();
+  return count < std::int64_t(z) ? unsigned(count) : z;
 }
 
 __attribute__((noinline, cold)) inline bool too_many_rows(std::int64_t rows, int block, const char* where) {
@@ -56,18 +88,28 @@ constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b +
 }
 
 // True when launched; false after a reported failure (without exceptions).
-template <class K>
+// Batched: every batch of `batch` (non-null) in the same launch.
+template <class K, bool Batched = false>
 [[nodiscard]] bool launch_gpu_1d(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
-                                 typename K::out_type* out, cudaStream_t stream, const char* where) {
+                                 typename K::out_type* out, cudaStream_t stream, const char* where,
+                                 const typename K::batch_type* batch = nullptr) {
   unsigned blocks = 0;
   if (!row_blocks(rows, K::block, where, blocks)) return false;
   auto args = a;
   std::int64_t chunk = cols > 0 ? cols : 1;
   typename K::acc_type* no_scratch = nullptr;
-  void* params[] = {&args, &rows, &cols, &chunk, &no_scratch, &out};
-  return check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(blocks), dim3(K::block), params, K::shared_bytes,
-                                       stream),
-                      where, "GPU_1D");
+  if constexpr (Batched) {
+    auto strides = *batch;
+    void* params[] = {&args, &strides, &rows, &cols, &chunk, &no_scratch, &out};
+    return check_launch(cudaLaunchKernel(reduce_kernel_batched<K>, dim3(blocks, 1, batch_grid(batch->count)),
+                                         dim3(K::block), params, K::shared_bytes, stream),
+                        where, "GPU_1D");
+  } else {
+    void* params[] = {&args, &rows, &cols, &chunk, &no_scratch, &out};
+    return check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(blocks), dim3(K::block), params, K::shared_bytes,
+                                         stream),
+                        where, "GPU_1D");
+  }
 }
 
 } // namespace kops::cuda::detail

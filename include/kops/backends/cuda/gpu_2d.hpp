@@ -133,10 +133,9 @@ gpu_2d_combine_shape gpu_2d_combine_shape_for(std::int64_t chunks) {
 }
 
 template <class K>
-__global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
-gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int64_t rows,
-                      const std::int64_t chunks, const int row_shift, const int groups,
-                      typename K::out_type* const out) {
+__device__ KOPS_INLINE void gpu_2d_combine_block(const typename K::acc_type* const scratch, const std::int64_t rows,
+                                                 const std::int64_t chunks, const int row_shift, const int groups,
+                                                 typename K::out_type* const out) {
   using Math = typename K::math;
   using acc_type = typename K::acc_type;
   const int t = threadIdx.x;
@@ -169,12 +168,36 @@ gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int6
   if (valid && g == 0) K::op::template finalize<Math>(acc, 0, out + row * K::reduction::dim);
 }
 
+template <class K>
+__global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
+gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int64_t rows,
+                      const std::int64_t chunks, const int row_shift, const int groups,
+                      typename K::out_type* const out) {
+  gpu_2d_combine_block<K>(scratch, rows, chunks, row_shift, groups, out);
+}
+
+// Every batch's combine (the batches' scratch and outputs at their strides).
+// A batch's tree leaves its values in shared memory: a barrier separates
+// batches, so that the next one's writes come after every read.
+template <class K>
+__global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
+gpu_2d_combine_kernel_batched(const typename K::acc_type* const scratch, const typename K::batch_type s,
+                              const std::int64_t rows, const std::int64_t chunks, const int row_shift,
+                              const int groups, typename K::out_type* const out) {
+  for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z) {
+    if (b != blockIdx.z) __syncthreads();
+    gpu_2d_combine_block<K>(scratch + b * s.scratch, rows, chunks, row_shift, groups, out + b * s.out);
+  }
+}
+
 // True when both passes are queued; false after a reported failure (without
 // exceptions: nothing after the failing step runs).
-template <class K>
+// Batched: every batch of `batch` (non-null) in the same two launches, the
+// scratch holding every batch's partial accumulators.
+template <class K, bool Batched = false>
 [[nodiscard]] bool launch_gpu_2d(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
                                  typename K::out_type* out, gpu_2d_plan plan, cudaStream_t stream, bool pools,
-                                 const char* where) {
+                                 const char* where, const typename K::batch_type* batch = nullptr) {
   using acc_type = typename K::acc_type;
   static_assert(std::is_trivially_copyable_v<acc_type>,
                 "kops::cuda::eval: GPU_2D stores the reduction's accumulators in scratch memory; "
@@ -182,31 +205,48 @@ template <class K>
   unsigned blocks = 0;
   if (!row_blocks(rows, K::block, where, blocks)) return false;
   const std::size_t per_chunk = std::size_t(rows) * sizeof(acc_type);
-  if (std::size_t(plan.chunks) > std::size_t(-1) / per_chunk)
+  const std::size_t batches = Batched ? std::size_t(batch->count) : 1;
+  if (std::size_t(plan.chunks) > std::size_t(-1) / per_chunk / batches)
     return kops::detail::fail("%s: the GPU_2D scratch size overflows", where);
   gpu_2d_combine_shape shape = gpu_2d_combine_shape_for<K>(plan.chunks);
   unsigned combine_blocks = 0;
   if (!row_blocks(rows, 1 << shape.row_shift, where, combine_blocks)) return false;
 
-  stream_buffer scratch(std::size_t(plan.chunks) * per_chunk, stream, pools, where,
+  stream_buffer scratch(std::size_t(plan.chunks) * per_chunk * batches, stream, pools, where,
                         "the GPU_2D partial accumulators");
   if (!scratch.ok()) return false;
   auto args = a;
   auto* partial = scratch.get<acc_type>();
   typename K::out_type* no_out = nullptr;
-  void* pass1[] = {&args, &rows, &cols, &plan.chunk, &partial, &no_out};
-  if (!check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(blocks, unsigned(plan.chunks)), dim3(K::block), pass1,
-                                     K::shared_bytes, stream),
-                    where, "GPU_2D partial-reduction"))
-    return false;
-  const acc_type* partial_c = partial;
   constexpr int threads = gpu_2d_combine_traits<K>::threads;
   const std::size_t shared = shape.groups > 1 ? threads * sizeof(acc_type) : 0;
-  void* pass2[] = {&partial_c, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
-  if (!check_launch(cudaLaunchKernel(gpu_2d_combine_kernel<K>, dim3(combine_blocks), dim3(threads), pass2, shared,
-                                     stream),
-                    where, "GPU_2D combine"))
-    return false;
+  const acc_type* partial_c = partial;
+  if constexpr (Batched) {
+    auto strides = *batch;
+    strides.scratch = plan.chunks * rows;
+    const unsigned bz = batch_grid(batch->count);
+    void* pass1[] = {&args, &strides, &rows, &cols, &plan.chunk, &partial, &no_out};
+    if (!check_launch(cudaLaunchKernel(reduce_kernel_batched<K>, dim3(blocks, unsigned(plan.chunks), bz),
+                                       dim3(K::block), pass1, K::shared_bytes, stream),
+                      where, "GPU_2D partial-reduction"))
+      return false;
+    void* pass2[] = {&partial_c, &strides, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
+    if (!check_launch(cudaLaunchKernel(gpu_2d_combine_kernel_batched<K>, dim3(combine_blocks, 1, bz), dim3(threads),
+                                       pass2, shared, stream),
+                      where, "GPU_2D combine"))
+      return false;
+  } else {
+    void* pass1[] = {&args, &rows, &cols, &plan.chunk, &partial, &no_out};
+    if (!check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(blocks, unsigned(plan.chunks)), dim3(K::block), pass1,
+                                       K::shared_bytes, stream),
+                      where, "GPU_2D partial-reduction"))
+      return false;
+    void* pass2[] = {&partial_c, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
+    if (!check_launch(cudaLaunchKernel(gpu_2d_combine_kernel<K>, dim3(combine_blocks), dim3(threads), pass2, shared,
+                                       stream),
+                      where, "GPU_2D combine"))
+      return false;
+  }
   return scratch.release(where, "the GPU_2D partial accumulators");
 }
 

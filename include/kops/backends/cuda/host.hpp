@@ -9,6 +9,7 @@
 #include <kops/backends/cuda/eval.hpp>
 #include <kops/backends/cuda/options.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/core/batch.hpp>
 #include <kops/core/block_sparsity.hpp>
 #include <kops/detail/dispatch.hpp>
 
@@ -19,16 +20,20 @@ namespace detail {
 // device buffers, one per argument index; unused slots and empty arrays stay
 // empty) and their device pointers into `device`. False after a reported
 // failure (only without exceptions): nothing after it is queued.
+// batch: with the strides of a batched call, the arguments marked per_batch
+// are copied for every batch.
 template <class Red, class T>
 [[nodiscard]] bool copy_arguments_to_device(std::int64_t M, std::int64_t N, const T* const* host,
                                             stream_buffer* buffers, const T** device, cudaStream_t stream,
-                                            bool pools, const char* where) {
+                                            bool pools, const char* where,
+                                            const kops::detail::batch_extent* batch = nullptr) {
   bool ok = true;
   [&]<class... S>(type_list<S...>) {
     ([&] {
       if constexpr (!kops::detail::is_unused_slot_v<S>) {
         const std::int64_t n = S::cat == category::i ? M : S::cat == category::j ? N : 1;
-        const std::size_t bytes = std::size_t(n) * S::dim * sizeof(T);
+        const std::size_t copies = batch != nullptr && batch->stride[S::index] != 0 ? std::size_t(batch->count) : 1;
+        const std::size_t bytes = std::size_t(n) * S::dim * sizeof(T) * copies;
         if (!ok || bytes == 0) return;
         buffers[S::index] = stream_buffer(bytes, stream, pools, where, "argument", S::index);
         if (!buffers[S::index].ok()) {
@@ -53,26 +58,28 @@ template <class Red, class T>
 // copies the output back. call() is true when `out` holds the result; false
 // after a reported failure (only without exceptions; `out` then untouched).
 struct host_copy_backend {
-  using option_types = type_list<options, block_sparsity>;
+  using option_types = type_list<options, block_sparsity, batch>;
   static constexpr bool own_call = true;
   const char* where;
   options opts;
 
-  host_copy_backend(const char* w, const std::tuple<options, block_sparsity>& o) : where(w), opts(std::get<0>(o)) {}
+  host_copy_backend(const char* w, const std::tuple<options, block_sparsity, batch>& o)
+      : where(w), opts(std::get<0>(o)) {}
 
-  template <class Pol, class Red, class T, class Out>
-  [[nodiscard]] bool call(std::int64_t M, std::int64_t N, Out* out, const T* const* host) {
-    return run<Pol, Red, false>(M, N, out, host, nullptr);
-  }
-  // Block-sparse: s in host memory, like the arguments (checked before any CUDA call).
-  template <class Pol, class Red, class T, class Out>
-  [[nodiscard]] bool call(std::int64_t M, std::int64_t N, Out* out, const T* const* host, const block_sparsity* s) {
-    if (!kops::detail::check_sparsity_for<Red>(where, *s, M, N)) return false;
-    return run<Pol, Red, true>(M, N, out, host, s);
-  }
-
-  template <class Pol, class Red, bool Ranged, class T, class Out>
-  [[nodiscard]] bool run(std::int64_t M, std::int64_t N, Out* out, const T* const* host, const block_sparsity* s) {
+  // form.sparsity (Ranged): in host memory, like the arguments (checked before
+  // any CUDA call); form.batch (Batched): the arguments marked per_batch and
+  // the output (unless summed) hold every batch.
+  template <class Pol, class Red, bool Ranged, bool Batched, class T, class Out>
+  [[nodiscard]] bool call(std::int64_t M, std::int64_t N, Out* out, const T* const* host,
+                          const kops::detail::call_form& form) {
+    if constexpr (Ranged) {
+      if (!kops::detail::check_sparsity_for<Red>(where, *form.sparsity, M, N)) return false;
+    }
+    std::int64_t out_batches = 1;
+    if constexpr (Batched) {
+      if (form.batch->count == 0) return true;
+      if (form.batch->output == batch_output::each) out_batches = form.batch->count;
+    }
     const std::int64_t rows = kops::detail::output_rows<Red>(M, N);
     if (rows == 0) return true;
 
@@ -85,17 +92,17 @@ struct host_copy_backend {
     constexpr int nargs = Red::nargs;
     stream_buffer buffers[nargs > 0 ? nargs : 1];
     const T* device[nargs > 0 ? nargs : 1] = {};
-    if (!copy_arguments_to_device<Red>(M, N, host, buffers, device, stream, facts.memory_pools, where)) return false;
+    if (!copy_arguments_to_device<Red>(M, N, host, buffers, device, stream, facts.memory_pools, where, form.batch))
+      return false;
 
-    const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out);
+    const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out) * std::size_t(out_batches);
     stream_buffer dout(out_bytes, stream, facts.memory_pools, where, "the output");
     if (!dout.ok()) return false;
     device_backend dev(where, options{stream, opts.scheme, -1, opts.gpu_2d_chunk});
-    if constexpr (Ranged) {
-      if (!kops::detail::run_checked_sparse_passes<Pol, Red>(dev, M, N, dout.get<Out>(), device, *s)) return false;
-    } else {
-      if (!kops::detail::run_passes<Pol, Red>(dev, M, N, dout.get<Out>(), device)) return false;
-    }
+    kops::detail::call_form on_device = form;
+    on_device.sparsity_on_host = true;
+    if (!kops::detail::run_call<Pol, Red, Ranged, Batched>(dev, M, N, dout.get<Out>(), device, on_device))
+      return false;
     if (!check(cudaMemcpyAsync(out, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream), where,
                "copying the output to the host"))
       return false;
@@ -113,8 +120,9 @@ struct host_copy_backend {
 /// tests. Same arguments as eval, but host pointers; synchronous.
 ///
 /// ```text
-///   eval_host<Pol...>(red, M, N, out, args...[, opts][, s])   Pol...: policies, as for eval;
-///                                                          s: a kops::block_sparsity in host memory
+///   eval_host<Pol...>(red, M, N, out, args...[, opts][, s][, batch])   Pol...: policies, as for eval;
+///                                           s: a kops::block_sparsity in host memory;
+///                                           batch: a kops::batch, args marked kops::per_batch
 /// ```
 ///
 /// Allocates device buffers for the arguments the formula reads and for `out`

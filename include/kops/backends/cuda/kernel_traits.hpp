@@ -33,6 +33,15 @@ struct arg_pointers {
   const T* p[N > 0 ? N : 1];
 };
 
+// Where batch b of a batched call (core/batch.hpp) is: argument k at
+// p[k] + b * arg[k] (0: shared), the output at out + b * out, GPU_2D's
+// partial accumulators at scratch + b * scratch; `count` batches.
+template <int N>
+struct batch_strides {
+  std::int64_t arg[N > 0 ? N : 1];
+  std::int64_t count, out, scratch;
+};
+
 template <precision P>
 using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math>;
 
@@ -60,6 +69,7 @@ struct kernel_traits {
   using out_type = typename op::template out_t<T>;
   using acc_type = decltype(op::template init<math, T, formula::dim>(0));
   using args_type = arg_pointers<T, Red::nargs>;
+  using batch_type = batch_strides<Red::nargs>;
 
   static constexpr category row_cat = Red::row_cat;
   static constexpr category red_cat = Red::red_cat;

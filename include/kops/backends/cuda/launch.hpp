@@ -81,7 +81,11 @@ struct launch_plan {
 // GPU_2D plan of one chunk runs as GPU_1D, forced or not: the same reduction
 // without scratch or second pass. Into `p`; false when a query fails
 // (reported: thrown, or, without exceptions, passed to the error handler).
-template <class K>
+template <class K> struct batched_tag {};  // the occupancy cache of reduce_kernel_batched<K>
+
+// Batched: the plan of a batched call (its kernel's occupancy; `rows` then
+// counts the rows of every batch).
+template <class K, bool Batched = false>
 [[nodiscard]] bool plan_launch(std::int64_t rows, std::int64_t cols, const options& opts, const char* where,
                                launch_plan& p) {
   const gpu_2d_plan whole{cols > 0 ? cols : 1, 1};
@@ -89,9 +93,13 @@ template <class K>
   if (opts.scheme == scheme::gpu_1d) return true;
   int device = 0, per_sm = 0;
   device_facts facts;
-  if (!current_device(where, device) || !facts_of(device, where, facts) ||
-      !blocks_per_sm<K>(reduce_kernel<K>, device, K::block, K::shared_bytes, where, per_sm))
-    return false;
+  if (!current_device(where, device) || !facts_of(device, where, facts)) return false;
+  if constexpr (Batched) {
+    if (!blocks_per_sm<batched_tag<K>>(reduce_kernel_batched<K>, device, K::block, K::shared_bytes, where, per_sm))
+      return false;
+  } else {
+    if (!blocks_per_sm<K>(reduce_kernel<K>, device, K::block, K::shared_bytes, where, per_sm)) return false;
+  }
   const gpu_2d_plan plan = plan_gpu_2d<K>(rows, cols, facts.sms, per_sm, opts.gpu_2d_chunk);
   if (plan.chunks < 2) {
     p = {scheme::gpu_1d, whole, facts.memory_pools};
@@ -114,14 +122,45 @@ launch_plan plan_launch(std::int64_t rows, std::int64_t cols, const options& opt
 
 // rows >= 1. Runs on the current device, asynchronously on opts.stream. True
 // when queued; false after a reported failure (only without exceptions).
-template <class K>
+// Batched: every batch of `batch` (non-null, count >= 1) in the same launches,
+// planned as one call with the rows of every batch.
+template <class K, bool Batched = false>
 [[nodiscard]] bool launch(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
-                          typename K::out_type* out, const options& opts, const char* where) {
+                          typename K::out_type* out, const options& opts, const char* where,
+                          const typename K::batch_type* batch = nullptr) {
   launch_plan p;
-  if (!plan_launch<K>(rows, cols, opts, where, p)) return false;
+  std::int64_t all_rows = rows;
+  if constexpr (Batched)
+    all_rows = batch->count > std::numeric_limits<std::int64_t>::max() / rows ? std::numeric_limits<std::int64_t>::max()
+                                                                              : rows * batch->count;
+  if (!plan_launch<K, Batched>(all_rows, cols, opts, where, p)) return false;
   if (p.scheme == scheme::gpu_2d)
-    return launch_gpu_2d<K>(a, rows, cols, out, p.plan, opts.stream, p.memory_pools, where);
-  return launch_gpu_1d<K>(a, rows, cols, out, opts.stream, where);
+    return launch_gpu_2d<K, Batched>(a, rows, cols, out, p.plan, opts.stream, p.memory_pools, where, batch);
+  return launch_gpu_1d<K, Batched>(a, rows, cols, out, opts.stream, where, batch);
+}
+
+// out[i] = each[i] + each[n + i] + ... + each[(B - 1) n + i], in that order
+// (batch_output::sum: core/batch.hpp), a grid-stride loop over i.
+template <class T>
+__global__ void sum_batches_kernel(const T* const each, const std::int64_t B, const std::int64_t n, T* const out) {
+  const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+    T s = each[i];
+    for (std::int64_t b = 1; b < B; ++b) s += each[b * n + i];
+    out[i] = s;
+  }
+}
+
+// Queues sum_batches_kernel on `stream` (n >= 1); false after a reported failure.
+template <class T>
+[[nodiscard]] bool launch_sum_batches(const T* each, std::int64_t B, std::int64_t n, T* out, cudaStream_t stream,
+                                      const char* where) {
+  constexpr int threads = 256;
+  const std::int64_t blocks = ceil_div(n, threads);
+  const unsigned grid = blocks < 1048576 ? unsigned(blocks) : 1048576u;
+  void* params[] = {&each, &B, &n, &out};
+  return check_launch(cudaLaunchKernel(sum_batches_kernel<T>, dim3(grid), dim3(threads), params, 0, stream), where,
+                      "batch sum");
 }
 
 } // namespace kops::cuda::detail

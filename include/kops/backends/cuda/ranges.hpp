@@ -13,18 +13,31 @@
 // to the next), and finalizes its row. The barriers stay uniform: a task's
 // intervals are the same for every thread of its block.
 //
-// A ranged call always runs this way, whatever the scheme option says: the
-// row blocks of a clustered structure already make many CUDA blocks. (Few long
-// rows blocks with long interval lists would want GPU_2D's split of the
-// reduced axis: not done yet.)
+// Split (the GPU_2D form): few tasks with long interval lists would leave
+// most of the GPU idle, so the host cuts each task's terms into pieces of at
+// most `chunk` terms (an interval may be cut in two), each piece a task of
+// its own over its own list of intervals:
+//   pass 1  grid (pieces)   the same kernel; piece p stores its accumulators
+//           in scratch[p * block + thread] instead of finalizing
+//   pass 2  grid (tasks)    block (block): row r of task t combines the
+//           accumulators of its pieces p0 .. p1, in order, and finalizes
+//           (a task without intervals finalizes the empty value)
+// as GPU_2D combines its chunks. choose_ranged_split decides: a forced
+// gpu_2d scheme splits (when some task is longer than a chunk), automatic
+// compares the estimated times of both forms as launch.hpp does for dense
+// calls, gpu_1d never splits.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <kops/backends/cuda/block_reduce.hpp>
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/error.hpp>
 #include <kops/backends/cuda/gpu_1d.hpp>
+#include <kops/backends/cuda/launch.hpp>
+#include <kops/backends/cuda/options.hpp>
 #include <kops/core/block_sparsity.hpp>
 #include <kops/detail/sparsity.hpp>
 
@@ -35,10 +48,12 @@ struct ranged_task {
   std::int64_t t0, t1;         // intervals reduced[t0 .. t1)
 };
 
-template <class K>
-__global__ void __launch_bounds__(K::block)
-ranged_kernel(const typename K::args_type a, const ranged_task* const tasks, const range* const reduced,
-              typename K::out_type* const out) {
+// Split: the accumulators go to scratch[blockIdx.x * block + thread] (pass 1
+// of a split call) instead of being finalized into out.
+template <class K, bool Split = false>
+__device__ KOPS_INLINE void ranged_block(const typename K::args_type& a, const ranged_task* const tasks,
+                                         const range* const reduced, typename K::out_type* const out,
+                                         typename K::acc_type* const scratch = nullptr) {
   using Red = typename K::reduction;
   const ranged_task task = tasks[blockIdx.x];
   const std::int64_t row = task.row0 + threadIdx.x;
@@ -51,7 +66,147 @@ ranged_kernel(const typename K::args_type a, const ranged_task* const tasks, con
       t < task.t1 ? reduced[t].begin : -1);
   int tiles_unflushed = 0;
   for (; t < task.t1; ++t) fold_range<K>(acc, ctx, tiles_unflushed, a, valid, reduced[t].begin, reduced[t].end);
-  if (valid) K::op::template finalize<typename K::math>(acc, 0, out + row * Red::dim);
+  if constexpr (Split) {
+    if (valid) scratch[std::int64_t(blockIdx.x) * K::block + threadIdx.x] = acc;
+  } else {
+    if (valid) K::op::template finalize<typename K::math>(acc, 0, out + row * Red::dim);
+  }
+}
+
+template <class K>
+__global__ void __launch_bounds__(K::block)
+ranged_kernel(const typename K::args_type a, const ranged_task* const tasks, const range* const reduced,
+              typename K::out_type* const out) {
+  ranged_block<K>(a, tasks, reduced, out);
+}
+
+// Every batch of a batched call (the same tasks for each): batch b on blocks
+// with blockIdx.z = b mod gridDim.z, as reduce_kernel_batched.
+template <class K>
+__global__ void __launch_bounds__(K::block)
+ranged_kernel_batched(const typename K::args_type a, const typename K::batch_type s, const ranged_task* const tasks,
+                      const range* const reduced, typename K::out_type* const out) {
+  for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z)
+    ranged_block<K>(batch_args<K>(a, s, b), tasks, reduced, out + b * s.out);
+}
+
+// Pass 1 of a split call: every piece's accumulators into scratch (batch b's
+// at scratch + b * s.scratch; s.count = 1 for a plain call).
+template <class K>
+__global__ void __launch_bounds__(K::block)
+ranged_split_kernel(const typename K::args_type a, const typename K::batch_type s, const ranged_task* const pieces,
+                    const range* const reduced, typename K::acc_type* const scratch) {
+  for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z)
+    ranged_block<K, true>(batch_args<K>(a, s, b), pieces, reduced, nullptr, scratch + b * s.scratch);
+}
+
+// Pass 2 of a split call: task t (t0 .. t1: its pieces) combines its pieces'
+// accumulators row by row, in order, and finalizes.
+template <class K>
+__global__ void __launch_bounds__(K::block)
+ranged_combine_kernel(const typename K::batch_type s, const ranged_task* const tasks,
+                      const typename K::acc_type* const scratch, typename K::out_type* const out) {
+  using Math = typename K::math;
+  const ranged_task task = tasks[blockIdx.x];
+  const std::int64_t row = task.row0 + threadIdx.x;
+  if (row >= task.row_end) return;
+  for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z) {
+    const typename K::acc_type* part = scratch + b * s.scratch + threadIdx.x;
+    auto acc = task.t0 < task.t1 ? part[task.t0 * K::block]
+                                 : K::op::template init<Math, typename K::value_type, K::formula::dim>(-1);
+    for (std::int64_t p = task.t0 + 1; p < task.t1; ++p) K::op::template combine<Math>(acc, part[p * K::block]);
+    K::op::template finalize<Math>(acc, 0, out + b * s.out + row * K::reduction::dim);
+  }
+}
+
+// The pieces of a split call (file comment): `pieces` over their own
+// intervals, and `tasks` with t0 .. t1 their pieces.
+struct ranged_split {
+  kops::detail::owned_array<ranged_task> pieces, tasks;
+  kops::detail::owned_array<range> intervals;
+};
+
+// Cuts the terms of every task of `tasks` (over reduced) into pieces of at
+// most `chunk` (> 0) terms: counted, then written.
+inline ranged_split split_ranged_tasks(const kops::detail::owned_array<ranged_task>& tasks, const range* reduced,
+                                       std::int64_t chunk) {
+  ranged_split sp;
+  sp.tasks = kops::detail::owned_array<ranged_task>(tasks.size());
+  for (int walk = 0; walk < 2; ++walk) {
+    std::int64_t np = 0, ni = 0;
+    for (std::int64_t k = 0; k < tasks.size(); ++k) {
+      const ranged_task& t = tasks[k];
+      const std::int64_t p0 = np;
+      std::int64_t terms = 0, first = ni;
+      auto close = [&] {
+        if (walk == 1) sp.pieces[np] = {t.row0, t.row_end, first, ni};
+        ++np;
+        terms = 0;
+        first = ni;
+      };
+      for (std::int64_t q = t.t0; q < t.t1; ++q)
+        for (std::int64_t j = reduced[q].begin; j < reduced[q].end;) {
+          const std::int64_t take = reduced[q].end - j < chunk - terms ? reduced[q].end - j : chunk - terms;
+          if (walk == 1) sp.intervals[ni] = {j, j + take};
+          ++ni;
+          j += take;
+          terms += take;
+          if (terms == chunk) close();
+        }
+      if (ni > first) close();
+      if (walk == 1) sp.tasks[k] = {t.row0, t.row_end, p0, np};
+    }
+    if (walk == 0) {
+      sp.pieces = kops::detail::owned_array<ranged_task>(np);
+      sp.intervals = kops::detail::owned_array<range>(ni);
+    }
+  }
+  return sp;
+}
+
+template <class K> struct ranged_tag {};  // the occupancy cache of ranged_kernel<K>
+
+// Whether a ranged call of these tasks runs split, and with which chunk
+// (into `chunk`); see the file comment. `batches` >= 1. False, nothing
+// split, when a query fails (reported) and into `failed`.
+template <class K>
+[[nodiscard]] bool choose_ranged_split(const kops::detail::owned_array<ranged_task>& tasks, const range* reduced,
+                                       std::int64_t batches, const options& opts, const char* where,
+                                       std::int64_t& chunk, bool& split) {
+  split = false;
+  chunk = 0;
+  if (opts.scheme == scheme::gpu_1d || tasks.size() == 0) return true;
+  std::int64_t longest = 0, total = 0;
+  for (std::int64_t k = 0; k < tasks.size(); ++k) {
+    std::int64_t terms = 0;
+    for (std::int64_t q = tasks[k].t0; q < tasks[k].t1; ++q) terms += reduced[q].end - reduced[q].begin;
+    longest = terms > longest ? terms : longest;
+    total += terms;
+  }
+  int device = 0, per_sm = 0;
+  device_facts facts;
+  if (!current_device(where, device) || !facts_of(device, where, facts) ||
+      !blocks_per_sm<ranged_tag<K>>(ranged_kernel<K>, device, K::block, K::shared_bytes, where, per_sm))
+    return false;
+  const std::int64_t slots = std::int64_t(facts.sms > 0 ? facts.sms : 1) * per_sm;
+  chunk = opts.gpu_2d_chunk;
+  if (chunk <= 0) {
+    // About gpu_2d_target_waves waves of pieces, each at least gpu_2d_min_chunk_tiles tiles.
+    chunk = ceil_div(total * batches, gpu_2d_target_waves * slots);
+    if (chunk < gpu_2d_min_chunk_tiles * K::tile) chunk = gpu_2d_min_chunk_tiles * K::tile;
+  }
+  if (longest <= chunk) return true;  // nothing to split
+  if (opts.scheme == scheme::gpu_2d) {
+    split = true;
+    return true;
+  }
+  const double o = block_overhead_indices;
+  const std::int64_t pieces = ceil_div(total, chunk) + tasks.size();  // at most
+  const double gpu_1d = double(ceil_div(tasks.size() * batches, slots)) * (double(longest) + o);
+  const double scratch = 2.0 * double(pieces * batches) * double(sizeof(typename K::acc_type)) / double(slots);
+  const double gpu_2d = double(ceil_div(pieces * batches, slots)) * (double(chunk) + o) + second_pass_indices + scratch;
+  split = gpu_2d < gpu_1d;
+  return true;
 }
 
 // The tasks of a ranged pass over `rows` output rows (s checked, host memory):
@@ -81,16 +236,89 @@ inline kops::detail::owned_array<ranged_task> ranged_tasks(const block_sparsity&
   return tasks;
 }
 
-// One ranged pass on the current device, queued on `stream`. s: a checked
-// structure in host memory. True when queued; false after a reported failure.
+// Pass 1 and 2 of a split ranged call (file comment) on `stream`: pieces of
+// at most `chunk` terms. batch: null for a plain call.
 template <class K>
+[[nodiscard]] bool launch_ranged_split(const typename K::args_type& a,
+                                       const kops::detail::owned_array<ranged_task>& tasks, const range* reduced,
+                                       typename K::out_type* out, cudaStream_t stream, const char* where,
+                                       const typename K::batch_type* batch, std::int64_t chunk) {
+  using acc_type = typename K::acc_type;
+  static_assert(std::is_trivially_copyable_v<acc_type>,
+                "kops::cuda::eval: a split block-sparse call stores the reduction's accumulators in scratch "
+                "memory; its accumulator type must be trivially copyable");
+  const ranged_split sp = split_ranged_tasks(tasks, reduced, chunk);
+  if (sp.pieces.size() > 2147483647)
+    return kops::detail::fail("%s: %lld pieces of a block-sparse call exceed the GPU grid (2^31 - 1 blocks)", where,
+                              (long long)sp.pieces.size());
+  typename K::batch_type strides{};
+  if (batch != nullptr) strides = *batch;
+  else strides.count = 1;
+  strides.scratch = sp.pieces.size() * K::block;
+  const std::size_t per_batch = std::size_t(strides.scratch) * sizeof(acc_type);
+  if (per_batch != 0 && std::size_t(strides.count) > std::size_t(-1) / per_batch)
+    return kops::detail::fail("%s: the scratch of a split block-sparse call overflows", where);
+  const std::size_t piece_bytes = std::size_t(sp.pieces.size()) * sizeof(ranged_task);
+  const std::size_t task_bytes = std::size_t(sp.tasks.size()) * sizeof(ranged_task);
+  const std::size_t interval_bytes = std::size_t(sp.intervals.size()) * sizeof(range);
+  device_facts facts;
+  if (!current_facts(where, facts)) return false;
+  stream_buffer buffer(piece_bytes + task_bytes + interval_bytes, stream, facts.memory_pools, where,
+                       "the block-sparse pieces");
+  if (!buffer.ok()) return false;
+  stream_buffer scratch(per_batch * std::size_t(strides.count), stream, facts.memory_pools, where,
+                        "the block-sparse partial accumulators");
+  if (!scratch.ok()) return false;
+  unsigned char* base = buffer.get<unsigned char>();
+  const ranged_task* pp = reinterpret_cast<ranged_task*>(base);
+  const ranged_task* tp = reinterpret_cast<ranged_task*>(base + piece_bytes);
+  const range* ip = reinterpret_cast<range*>(base + piece_bytes + task_bytes);
+  // From pageable memory: each copy returns once its source has been read.
+  auto upload = [&](const void* dst, const void* src, std::size_t bytes) {
+    return bytes == 0 || check(cudaMemcpyAsync(const_cast<void*>(dst), src, bytes, cudaMemcpyHostToDevice, stream),
+                               where, "copying the block-sparse pieces to the device");
+  };
+  if (!upload(pp, sp.pieces.data(), piece_bytes) || !upload(tp, sp.tasks.data(), task_bytes) ||
+      !upload(ip, sp.intervals.data(), interval_bytes))
+    return false;
+  auto args = a;
+  acc_type* partial = scratch.get<acc_type>();
+  const unsigned bz = batch_grid(strides.count);
+  if (sp.pieces.size() > 0) {
+    void* pass1[] = {&args, &strides, &pp, &ip, &partial};
+    if (!check_launch(cudaLaunchKernel(ranged_split_kernel<K>, dim3(unsigned(sp.pieces.size()), 1, bz),
+                                       dim3(K::block), pass1, K::shared_bytes, stream),
+                      where, "block-sparse partial-reduction"))
+      return false;
+  }
+  const acc_type* partial_c = partial;
+  void* pass2[] = {&strides, &tp, &partial_c, &out};
+  if (!check_launch(cudaLaunchKernel(ranged_combine_kernel<K>, dim3(unsigned(sp.tasks.size()), 1, bz),
+                                     dim3(K::block), pass2, 0, stream),
+                    where, "block-sparse combine"))
+    return false;
+  return scratch.release(where, "the block-sparse partial accumulators") &&
+         buffer.release(where, "the block-sparse pieces");
+}
+
+// One ranged pass on the current device, queued on opts.stream, split or not
+// (choose_ranged_split). s: a checked structure in host memory. True when
+// queued; false after a reported failure. Batched: every batch of `batch`
+// (non-null) in the same launches.
+template <class K, bool Batched = false>
 [[nodiscard]] bool launch_ranged_pass(const typename K::args_type& a, const block_sparsity& s, std::int64_t rows,
-                                 typename K::out_type* out, cudaStream_t stream, const char* where) {
+                                      typename K::out_type* out, const options& opts, const char* where,
+                                      const typename K::batch_type* batch = nullptr) {
+  const cudaStream_t stream = opts.stream;
   const auto tasks = ranged_tasks(s, rows, K::block);
   if (tasks.size() == 0) return true;
   if (tasks.size() > 2147483647)
     return kops::detail::fail("%s: %lld row tiles of a block-sparse call exceed the GPU grid (2^31 - 1 blocks)",
                               where, (long long)tasks.size());
+  std::int64_t chunk = 0;
+  bool split = false;
+  if (!choose_ranged_split<K>(tasks, s.reduced, Batched ? batch->count : 1, opts, where, chunk, split)) return false;
+  if (split) return launch_ranged_split<K>(a, tasks, s.reduced, out, stream, where, Batched ? batch : nullptr, chunk);
   const std::size_t task_bytes = std::size_t(tasks.size()) * sizeof(ranged_task);
   const std::size_t intervals = std::size_t(kops::detail::sparsity_intervals(s));
   device_facts facts;
@@ -112,11 +340,21 @@ template <class K>
   auto args = a;
   const ranged_task* tp = dev_tasks;
   const range* rp = dev_reduced;
-  void* params[] = {&args, &tp, &rp, &out};
-  if (!check_launch(cudaLaunchKernel(ranged_kernel<K>, dim3(unsigned(tasks.size())), dim3(K::block), params,
-                                     K::shared_bytes, stream),
-                    where, "block-sparse"))
-    return false;
+  if constexpr (Batched) {
+    auto strides = *batch;
+    void* params[] = {&args, &strides, &tp, &rp, &out};
+    if (!check_launch(cudaLaunchKernel(ranged_kernel_batched<K>,
+                                       dim3(unsigned(tasks.size()), 1, batch_grid(batch->count)), dim3(K::block),
+                                       params, K::shared_bytes, stream),
+                      where, "block-sparse"))
+      return false;
+  } else {
+    void* params[] = {&args, &tp, &rp, &out};
+    if (!check_launch(cudaLaunchKernel(ranged_kernel<K>, dim3(unsigned(tasks.size())), dim3(K::block), params,
+                                       K::shared_bytes, stream),
+                      where, "block-sparse"))
+      return false;
+  }
   return buffer.release(where, "the block-sparsity structure");
 }
 

@@ -85,7 +85,8 @@ solve_total_kernel(const int count, const double* const partial, double* const t
 // Without exceptions a failing CUDA call is reported once and sets `failed`:
 // every later operation does nothing and dot returns NaN, on which CG stops at
 // once (its `p . q not finite` exit), and run_solve then returns false.
-template <precision P, class Red, int Var, class T>
+// Ranged: K is block-sparse, its products take *sparsity (host memory, checked).
+template <precision P, class Red, int Var, class T, bool Ranged = false>
 struct device_solve_ops {
   std::int64_t M, N, n;
   const T** args;     // Red::nargs device pointers; args[Var] is rebound to each vector K is applied to
@@ -93,6 +94,7 @@ struct device_solve_ops {
   double* scratch;    // max_vector_blocks partial sums, then the total
   unsigned blocks;    // grid of the vector kernels
   const char* where;
+  const block_sparsity* sparsity = nullptr;
   bool failed = false;  // a CUDA call failed (only without exceptions)
 
   // Records a step's outcome; true when it succeeded.
@@ -103,7 +105,12 @@ struct device_solve_ops {
   void apply(const T* v, T* out) {
     if (failed) return;
     args[Var] = v;
-    ok(run<kops::detail::policy_of_t<P>, Red>(M, N, out, args, launch, where));
+    if constexpr (Ranged) {
+      device_backend be(where, launch);
+      ok(kops::detail::run_checked_sparse_passes<kops::detail::policy_of_t<P>, Red>(be, M, N, out, args, *sparsity));
+    } else {
+      ok(run<kops::detail::policy_of_t<P>, Red>(M, N, out, args, launch, where));
+    }
   }
   double dot(const T* u, const T* v) {
     constexpr double stop = std::numeric_limits<double>::quiet_NaN();
@@ -157,11 +164,13 @@ struct device_solve_ops {
 };
 
 // The solve on the current device (the caller has selected opts.device):
-// a:(n) and ptrs: device pointers, checked; plan.n > 0. Synchronous. Into
-// `res`; false after a reported CUDA failure (only without exceptions).
-template <precision P, class Red, class V, class T>
+// a:(n) and ptrs: device pointers, checked; plan.n > 0; Ranged: s, K's
+// structure, checked and in host memory. Synchronous. Into `res`; false after
+// a reported CUDA failure (only without exceptions).
+template <precision P, class Red, class V, bool Ranged, class T>
 [[nodiscard]] bool run_solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N,
-                             T* a, const T** ptrs, const options& opts, const char* where, solve_result& res) {
+                             T* a, const T** ptrs, const options& opts, const char* where, solve_result& res,
+                             const block_sparsity* s = nullptr) {
   device_facts facts;
   if (!current_facts(where, facts)) return false;
   const cudaStream_t stream = opts.stream;
@@ -174,9 +183,9 @@ template <precision P, class Red, class V, class T>
   T* const r = work.get<T>();
   const std::int64_t blocks = (plan.n + vector_block - 1) / vector_block;
   const std::int64_t grid = blocks < max_vector_blocks ? blocks : max_vector_blocks;
-  device_solve_ops<P, Red, V::index, T> ops{
+  device_solve_ops<P, Red, V::index, T, Ranged> ops{
       M, N, plan.n, ptrs, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, scratch.get<double>(),
-      unsigned(grid), where};
+      unsigned(grid), where, s};
   const T* const b = ptrs[V::index];
   // Every product's GPU_2D scratch (and a two-pass gradient's temporary) is
   // allocated at the first iteration and reused by the others (device.hpp).
@@ -189,7 +198,7 @@ template <precision P, class Red, class V, class T>
          scratch.release(where, "the solver's dot products") && work.release(where, "the solver's vectors");
 }
 
-using solve_option_types = type_list<solve_options, options>;
+using solve_option_types = type_list<solve_options, options, block_sparsity>;
 
 } // namespace detail
 
@@ -208,6 +217,9 @@ using solve_option_types = type_list<solve_options, options>;
 ///   a     the solution:(N, D) (M = N is required: K is square); may be b itself
 ///   solve_opts  kops::solve_options (tolerance, max_iterations, initial guess)
 ///   opts        kops::cuda::options (stream, scheme, device), as for eval
+///   s           a kops::block_sparsity: K block-sparse (its kept pairs only; device
+///               arrays for solve, host arrays for solve_host), copied to the host
+///               and checked once, before `a` is first written
 /// ```
 ///
 /// Each product with K is a kops::cuda::eval<P> launch; the vector updates and
@@ -230,11 +242,14 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
   constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();
   constexpr bool tail_ok = kops::detail::valid_option_tail(detail::solve_option_types{}, type_list<Rest...>{});
   static_assert(tail_ok, "kops::cuda::solve: after the solution array, pass one device pointer per argument "
-                         "index, optionally followed by a kops::solve_options and/or a kops::cuda::options");
+                         "index, optionally followed by a kops::solve_options, a kops::cuda::options and/or a "
+                         "kops::block_sparsity");
+  constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
   if constexpr (formula_ok && tail_ok) {
     return kops::detail::split_call(
         detail::solve_option_types{},
-        [&]<class... Args>(const std::tuple<solve_options, options>& o, const Args*... args) -> solve_result {
+        [&]<class... Args>(const std::tuple<solve_options, options, block_sparsity>& o,
+                           const Args*... args) -> solve_result {
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
             constexpr const char* where = "kops::cuda::solve";
             const T* ptrs[sizeof...(Args) + 1] = {args..., nullptr};
@@ -246,7 +261,18 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
             detail::device_guard guard(opts.device, where);
             if (!guard.ok()) return solve_result{};
             solve_result res;
-            if (!detail::run_solve<P, Red, V>(plan, alpha, M, N, a, ptrs, opts, where, res)) return solve_result{};
+            if constexpr (ranged) {
+              // K's structure (device arrays) to the host and checked, before `a` is first written.
+              kops::detail::sparsity_copy copy;
+              block_sparsity host;
+              if (!detail::copy_sparsity_to_host(std::get<2>(o), opts.stream, where, copy, host) ||
+                  !kops::detail::check_sparsity_for<Red>(where, host, M, N) ||
+                  !detail::run_solve<P, Red, V, true>(plan, alpha, M, N, a, ptrs, opts, where, res, &host))
+                return solve_result{};
+            } else {
+              if (!detail::run_solve<P, Red, V, false>(plan, alpha, M, N, a, ptrs, opts, where, res))
+                return solve_result{};
+            }
             return res;
           } else {
             return {};
@@ -268,17 +294,22 @@ solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T*
   constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();
   constexpr bool tail_ok = kops::detail::valid_option_tail(detail::solve_option_types{}, type_list<Rest...>{});
   static_assert(tail_ok, "kops::cuda::solve_host: after the solution array, pass one host pointer per argument "
-                         "index, optionally followed by a kops::solve_options and/or a kops::cuda::options");
+                         "index, optionally followed by a kops::solve_options, a kops::cuda::options and/or a "
+                         "kops::block_sparsity");
+  constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
   if constexpr (formula_ok && tail_ok) {
     return kops::detail::split_call(
         detail::solve_option_types{},
-        [&]<class... Args>(const std::tuple<solve_options, options>& o, const Args*... args) -> solve_result {
+        [&]<class... Args>(const std::tuple<solve_options, options, block_sparsity>& o,
+                           const Args*... args) -> solve_result {
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
             constexpr const char* where = "kops::cuda::solve_host";
             const T* host[sizeof...(Args) + 1] = {args..., nullptr};
             kops::detail::solve_plan plan;
             if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, host, std::get<0>(o), plan))
               return solve_result{};
+            // A block-sparse K: its structure (host arrays) checked before any CUDA call.
+            if (ranged && !kops::detail::check_sparsity_for<Red>(where, std::get<2>(o), M, N)) return solve_result{};
             if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
             const options& opts = std::get<1>(o);
             detail::device_guard guard(opts.device, where);
@@ -301,8 +332,9 @@ solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T*
                                "copying the initial guess to the device"))
               return solve_result{};
             solve_result res;
-            if (!detail::run_solve<P, Red, V>(plan, alpha, M, N, da.get<T>(), device,
-                                              options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where, res))
+            if (!detail::run_solve<P, Red, V, ranged>(plan, alpha, M, N, da.get<T>(), device,
+                                                      options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where,
+                                                      res, &std::get<2>(o)))
               return solve_result{};
             if (!detail::check(cudaMemcpyAsync(a, da.get(), a_bytes, cudaMemcpyDeviceToHost, stream), where,
                                "copying the solution to the host") ||

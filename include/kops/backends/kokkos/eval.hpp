@@ -26,6 +26,7 @@
 #include <kops/backends/kokkos/block_kernel.hpp>
 #include <kops/backends/kokkos/host_space.hpp>
 #include <kops/backends/kokkos/partial.hpp>
+#include <kops/core/batch.hpp>
 #include <kops/core/block_sparsity.hpp>
 #include <kops/core/error.hpp>
 #include <kops/core/policy.hpp>
@@ -55,15 +56,18 @@ struct host_plan {
 //    longer small against the slice's work).
 inline constexpr std::int64_t min_slice_terms = 4096;
 inline constexpr std::int64_t tasks_per_thread = 4;
+// A batched call (core/batch.hpp) has `batches` times the row blocks, and
+// slices only when those are still too few.
 inline host_plan plan_host(std::int64_t rows, std::int64_t rows_per_block, std::int64_t cols, int threads,
-                           std::int64_t slices = 0) {
+                           std::int64_t slices = 0, std::int64_t batches = 1) {
   host_plan p;
   p.blocks = (rows + rows_per_block - 1) / rows_per_block;
   if (slices <= 0) {
     const std::int64_t want = tasks_per_thread * std::max(threads, 1);
+    const std::int64_t blocks = p.blocks * std::max<std::int64_t>(batches, 1);
     slices = 1;
-    if (threads > 1 && p.blocks > 0 && p.blocks < want)
-      slices = std::min((want + p.blocks - 1) / p.blocks, cols / min_slice_terms);
+    if (threads > 1 && p.blocks > 0 && blocks < want)
+      slices = std::min((want + blocks - 1) / blocks, cols / min_slice_terms);
   }
   slices = std::clamp<std::int64_t>(slices, 1, std::max<std::int64_t>(cols, 1));
   p.slice_terms = (cols + slices - 1) / slices;
@@ -169,6 +173,19 @@ struct ranged_rows {
   }
 };
 
+// The tasks of a ranged pass (ranged_rows): task_end[k] for every row block
+// k of s, in the calling thread's scratch; returns their number.
+inline std::int64_t ranged_task_ends(const block_sparsity& s, std::int64_t rows_per_block,
+                                     std::int64_t*& task_end) {
+  task_end = static_cast<std::int64_t*>(thread_scratch().get(std::size_t(s.row_blocks) * sizeof(std::int64_t)));
+  std::int64_t tasks = 0;
+  for (std::int64_t k = 0; k < s.row_blocks; ++k) {
+    tasks += (s.rows[k].end - s.rows[k].begin + rows_per_block - 1) / rows_per_block;
+    task_end[k] = tasks;
+  }
+  return tasks;
+}
+
 // A ranged pass: the rows in no block get the empty value (on the calling
 // thread: a write per row), then one task per block of rows of a row block.
 // The reduced axis is never sliced here: a structure has as many row blocks
@@ -177,13 +194,71 @@ template <class K>
 void run_ranged(const K& kernel, const block_sparsity& s, bool serial) {
   write_gaps(kernel, s);
   if (s.row_blocks == 0) return;
-  auto* task_end = static_cast<std::int64_t*>(thread_scratch().get(std::size_t(s.row_blocks) * sizeof(std::int64_t)));
-  std::int64_t tasks = 0;
-  for (std::int64_t k = 0; k < s.row_blocks; ++k) {
-    tasks += (s.rows[k].end - s.rows[k].begin + K::rows_per_block - 1) / K::rows_per_block;
-    task_end[k] = tasks;
-  }
+  std::int64_t* task_end = nullptr;
+  const std::int64_t tasks = ranged_task_ends(s, K::rows_per_block, task_end);
   host_for(serial, host_loop::ranges, tasks, ranged_rows<K>{kernel, s, task_end});
+}
+
+// Batch b of a batched call (core/batch.hpp): a copy of `kernel` reading batch
+// b's arguments (their pointers put into `a`, which must outlive the copy)
+// and writing batch b's output rows.
+template <class K, class T, int NA>
+K batch_view(const K& kernel, const kops::detail::pass_extent& e, std::int64_t b, const T* (&a)[NA]) {
+  K kb = kernel;
+  for (int k = 0; k < NA; ++k) a[k] = kernel.args[k] + b * e.batch->stride[k];
+  kb.args = a;
+  kb.out = kernel.out + b * e.out_stride;
+  return kb;
+}
+
+// Every batch of a pass in one parallel loop (core/batch.hpp): task t is task
+// t % tasks of batch t / tasks, with the plan of one batch; with slices, each
+// batch's partial accumulators have their own slots.
+template <class Part, class Red, int NA, class T, class Out>
+void run_batched(const typename Part::K& kernel, const kops::detail::pass_extent& e, const host_plan& plan,
+                 bool serial) {
+  using K = typename Part::K;
+  const std::int64_t B = e.batch->count;
+  if (plan.slices == 1) {
+    host_for(serial, host_loop::rows, B * plan.blocks, [&](const std::int64_t t) {
+      const T* a[NA];
+      batch_view(kernel, e, t / plan.blocks, a)(t % plan.blocks);
+    });
+    return;
+  }
+  const std::int64_t packs = plan.blocks * K::U, per_batch = plan.slices * packs;
+  auto* slots = static_cast<typename Part::slot*>(
+      thread_scratch().get(std::size_t(B * per_batch) * sizeof(typename Part::slot)));
+  const std::int64_t tasks = plan.blocks * plan.slices;
+  host_for(serial, host_loop::slices, B * tasks, [&](const std::int64_t t) {
+    const std::int64_t b = t / tasks;
+    const T* a[NA];
+    slice_accumulate<Part>{batch_view(kernel, e, b, a), slots + b * per_batch, plan}(t % tasks);
+  });
+  const std::int64_t row_packs = (e.rows + K::L - 1) / K::L;
+  host_for(serial, host_loop::combine, B * row_packs, [&](const std::int64_t p) {
+    const std::int64_t b = p / row_packs;
+    slice_finalize<Part, Red, Out>{slots + b * per_batch, plan, kernel.out + b * e.out_stride, e.rows}(p % row_packs);
+  });
+}
+
+// A ranged pass of every batch (the same structure for each): the gaps of
+// each batch, then one parallel loop over the tasks of every batch.
+template <class K, int NA, class T>
+void run_ranged_batched(const K& kernel, const kops::detail::pass_extent& e, bool serial) {
+  const block_sparsity& s = *e.sparsity;
+  const std::int64_t B = e.batch->count;
+  for (std::int64_t b = 0; b < B; ++b) {
+    const T* a[NA];
+    write_gaps(batch_view(kernel, e, b, a), s);
+  }
+  if (s.row_blocks == 0) return;
+  std::int64_t* task_end = nullptr;
+  const std::int64_t tasks = ranged_task_ends(s, K::rows_per_block, task_end);
+  host_for(serial, host_loop::ranges, B * tasks, [&](const std::int64_t t) {
+    const T* a[NA];
+    ranged_rows<K>{batch_view(kernel, e, t / tasks, a), s, task_end}(t % tasks);
+  });
 }
 
 // A temporary of n elements of T in host memory, for the length of f(be, buffer)
@@ -197,11 +272,11 @@ bool host_temporary(Be& be, std::size_t n, F&& f) {
 // The CPU backend as the front end (detail/dispatch.hpp) sees it: one pass
 // on the host threads (or serially, see host_exec), temporaries in host memory.
 struct host_backend {
-  using option_types = type_list<block_sparsity>;
+  using option_types = type_list<block_sparsity, batch>;
   const char* where;
   host_exec exec{};
 
-  host_backend(const char* w, const std::tuple<block_sparsity>&) : where(w) {}
+  host_backend(const char* w, const std::tuple<block_sparsity, batch>&) : where(w) {}
   host_backend(const char* w, const host_exec& e) : where(w), exec(e) {}
 
   template <class T, class F>
@@ -250,6 +325,41 @@ struct host_backend {
     run_ranged(K{ptrs, out, e.rows, e.cols}, *e.sparsity, exec.serial);
     return true;
   }
+
+  // Every batch of a pass (e.batch), dense or block-sparse, in one parallel loop.
+  template <class Pol, class Red, bool Ranged, class T, class Out>
+  bool launch_batched(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
+    if (!kokkos_ready()) return false;
+    constexpr int NA = Red::nargs > 0 ? Red::nargs : 1;
+    if constexpr (Ranged) {
+      using K = block_kernel<Red, T, Out, Pol>;
+      run_ranged_batched<K, NA, T>(K{ptrs, out, e.rows, e.cols}, e, exec.serial);
+    } else {
+      using Part = partial<Red, T, Out, Pol>;
+      using K = typename Part::K;
+      static_assert(alignof(typename Part::slot) <= host_scratch::align,
+                    "kops: internal error, partial accumulators more aligned than the scratch buffer");
+      const int threads = Kokkos::is_initialized() ? int(host_space().concurrency()) : 1;
+      const host_plan plan = plan_host(e.rows, K::rows_per_block, e.cols, threads, exec.slices, e.batch->count);
+      run_batched<Part, Red, NA, T, Out>(K{ptrs, out, e.rows, e.cols}, e, plan, exec.serial);
+    }
+    return true;
+  }
+
+  // out[i] = sum over b of each[b * n + i], b in order (batch_output::sum).
+  template <class T>
+  bool sum_batches(const T* each, std::int64_t B, std::int64_t n, T* out) {
+    constexpr std::int64_t chunk = 4096;
+    host_for(exec.serial, host_loop::combine, (n + chunk - 1) / chunk, [&](const std::int64_t c) {
+      const std::int64_t i1 = std::min(n, (c + 1) * chunk);
+      for (std::int64_t i = c * chunk; i < i1; ++i) {
+        T s = each[i];
+        for (std::int64_t b = 1; b < B; ++b) s += each[b * n + i];
+        out[i] = s;
+      }
+    });
+    return true;
+  }
 };
 
 // eval without the public entry's compile-time checks; exec says how to run
@@ -285,6 +395,10 @@ namespace kops::kokkos {
 /// block-sparse: each block of output rows reduces over its intervals of the
 /// reduced axis only, rows in no block get the reduction's empty value
 /// (docs/block_sparsity.md).
+/// A kops::batch{B} after the pointers runs B problems of the same M, N in one
+/// parallel loop: arguments marked kops::per_batch(ptr) hold one array per
+/// batch, the others are shared; out is (B, rows, red.dim), or (rows, red.dim)
+/// with kops::batch_output::sum (core/batch.hpp, docs/concepts.md "Batches").
 /// Kokkos must be initialised (a Kokkos::ScopeGuard in main); that and bad input
 /// (negative sizes, a null pointer that would be read) throw kops::error — or,
 /// in a build without exceptions, call the error handler (kops::set_error_handler)
