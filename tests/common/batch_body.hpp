@@ -142,6 +142,11 @@ TEMPLATE_TEST_CASE("batch: B = 1 is the plain call; B = 0 writes nothing", "[bat
   C::backend::eval(red, d.M, d.N, got.data(), kops::per_batch(d.x.data()), d.y.data(), d.b.data(), d.g.data(),
                    kops::batch{0});
   CHECK(same_bits(got, untouched));
+  // B = 0 reads and writes nothing: empty (null) arrays are fine.
+  const T* none = nullptr;
+  T* no_out = nullptr;
+  C::backend::eval(red, d.M, d.N, no_out, kops::per_batch(none), d.y.data(), kops::per_batch(none), d.g.data(),
+                   kops::batch{0});
   // Empty batches: M = 0 writes nothing, N = 0 the empty value in every batch.
   C::backend::eval(red, 0, d.N, got.data(), kops::per_batch(d.x.data()), d.y.data(), d.b.data(), d.g.data(),
                    kops::batch{2});
@@ -269,6 +274,10 @@ TEMPLATE_TEST_CASE("batch: invalid batched calls are kops::error before any work
   REQUIRE_THROWS_WITH(C::backend::eval(red, d.M, d.N, shared.data() + d.M * 3 + 1, kops::per_batch(shared.data()),
                                        d.y.data(), d.b.data(), d.g.data(), kops::batch{2}),
                       Contains("the output array overlaps argument 0"));
+  // More batches than 64-bit element counts can hold (every argument shared).
+  REQUIRE_THROWS_WITH(C::backend::eval(red, d.M, d.N, out.data(), d.x.data(), d.y.data(), d.b.data(), d.g.data(),
+                                       kops::batch{std::int64_t(1) << 61}),
+                      Contains("the batches' arrays hold more than 2^62 elements"));
   // A null per-batch argument.
   const T* null = nullptr;
   REQUIRE_THROWS_WITH(C::backend::eval(red, d.M, d.N, out.data(), kops::per_batch(null), d.y.data(), d.b.data(),

@@ -300,6 +300,15 @@ TEST_CASE("GPU block_sparsity: when a ranged call is split into pieces (GPU_2D f
   CHECK(decide(few, 3, kops::cuda::scheme::gpu_2d, 1000, chunk));
   CHECK(chunk == 1000);
   CHECK(!decide(few, 3, kops::cuda::scheme::gpu_2d, 2000000, chunk));  // nothing longer than a chunk
+  // 10^10 terms in pieces of 64 would need 2.4 TB of scratch: the chunk is raised to fit the budget.
+  kops::cluster::structure huge;
+  huge.rows = {{0, 3}};
+  huge.reduced = {{0, 10000000000}};
+  huge.slices = {1};
+  CHECK(decide(huge, 3, kops::cuda::scheme::gpu_2d, 64, chunk));
+  CHECK(chunk > 64);
+  CHECK((10000000000 / chunk + 2) * K::block * std::int64_t(sizeof(typename K::acc_type)) <=
+        std::int64_t(cd::gpu_2d_scratch_budget));
   // 2000 row blocks of 192 rows over 100 terms each: many short tasks, never split automatically.
   kops::cluster::structure many;
   for (std::int64_t k = 0; k < 2000; ++k) {

@@ -114,7 +114,7 @@ TEMPLATE_TEST_CASE("GPU solve: a block-sparse K, host and device structures", "[
   // symmetric structure of clustered points; the residual recomputed with a
   // ranged eval_host; the dense K gives another solution.
   const std::int64_t n = 240;
-  const auto sys = clustered_solve_problem<T>(n, 73);
+  const auto sys = kops_test::clustered_solve_problem<T>(n, 73);
   const auto& s = sys.s;
   const std::vector<T>& rhs = sys.rhs;
   REQUIRE(kops::cluster::kept_pairs(s.view()) < n * n);
@@ -162,4 +162,13 @@ TEMPLATE_TEST_CASE("GPU solve: a block-sparse K, host and device structures", "[
                                            kops::block_sparsity{&bad, 1, &one, &bad}),
                     Contains("kops::cuda::solve_host: block_sparsity: row block 0 = [0, 241) is not within"));
   CHECK(untouched == std::vector<T>(rhs.size(), T(9)));
+  // ... also with nothing to solve (M = N = 0), on device pointers too.
+  CHECK_THROWS_WITH(kops::cuda::solve_host(K, a, alpha, 0, 0, untouched.data(), px.data(), px.data(), rhs.data(),
+                                           kops::block_sparsity{&bad, 1, &one, &bad}),
+                    Contains("is not within"));
+  const device_copy<kops::range> dbad(std::vector<kops::range>{bad});
+  const device_copy<std::int64_t> done(std::vector<std::int64_t>{one});
+  CHECK_THROWS_WITH(kops::cuda::solve(K, a, alpha, 0, 0, da.p, dx.p, dx.p, db.p,
+                                      kops::block_sparsity{dbad.p, 1, done.p, dbad.p}),
+                    Contains("is not within"));
 }

@@ -511,4 +511,7 @@ TEST_CASE("block_sparsity: solve with a block-sparse K", "[block_sparse][solve]"
                                         rhs.data(), kops::block_sparsity{&bad, 1, &one, &bad}),
                     Contains("kops::kokkos::solve: block_sparsity: row block 0 = [0, 301) is not within"));
   CHECK(untouched == std::vector<double>(n * 2, 9.0));
+  CHECK_THROWS_WITH(kops::kokkos::solve(K, a, alpha, 0, 0, untouched.data(), sys.x.data(), sys.x.data(), rhs.data(),
+                                        kops::block_sparsity{&bad, 1, &one, &bad}),
+                    Contains("is not within"));  // also with nothing to solve
 }

@@ -229,6 +229,9 @@ template <class Pol, class Red, bool Ranged = false, bool Batched = false, class
     using First = typename Red::first;
     const std::size_t n = std::size_t(output_rows<First>(M, N)) * First::dim;
     const std::size_t batches = Batched ? std::size_t(bt->count) : 1;
+    if (Batched && n > 0 && batches > (std::size_t(1) << 62) / sizeof(T) / n)
+      return fail("%s: kops::batch{%lld}: the first pass of every batch needs more than 2^62 bytes", be.where,
+                  (long long)batches);
     return be.template with_temporary<T>(n * batches, [&](auto& inner, T* buffer) {
       if (!run_passes<Pol, First, Ranged, Batched>(inner, M, N, buffer, ptrs, sp, bt)) return false;
       const T* second[Red::nargs + 1];
@@ -369,12 +372,26 @@ template <class Pol, class Red, bool Ranged, bool Batched, class B, class T, cla
                   "%s: kops::batch_output::sum adds the batches' outputs, which only a value reduction writes "
                   "(%s writes indices)",
                   where, c.reduction);
+  if (b.count == 0) {  // nothing is read or written: empty (null) arrays are fine
+    if (M < 0 || N < 0) return check_arguments_impl(where, c, M, N, out, args);
+    return true;
+  }
   if (!check_arguments_impl(where, c, M, N, out, args)) return false;
+  // Every batch's elements (the output's, each per-batch argument's, and a
+  // temporary of every batch's output) must be countable in 63 bits.
+  constexpr std::int64_t most = std::int64_t(1) << 62;
+  auto fits = [&](std::int64_t elements) { return elements <= most / b.count; };
+  const std::int64_t rows = c.row_cat == category::i ? M : N;
+  bool ok = rows <= most / (c.out_dim > 0 ? c.out_dim : 1) && fits(rows * c.out_dim);
   for (int k = 0; k < c.nslots; ++k) {
     const slot_info& s = c.slots[k];
     const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
     stride[s.index] = s.used && per_batch[s.index] ? n * s.dim : 0;
+    ok = ok && fits(stride[s.index]);
   }
+  if (!ok)
+    return reject(nullptr, "%s: kops::batch{%lld}: the batches' arrays hold more than 2^62 elements", where,
+                  (long long)b.count);
   const std::int64_t out_batches = b.output == batch_output::sum ? 1 : b.count;
   return check_no_overlap_impl(where, c, M, N, out, args, out_size, arg_size, nullptr, b.count, per_batch,
                                out_batches);

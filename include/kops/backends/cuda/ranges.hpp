@@ -166,9 +166,11 @@ inline ranged_split split_ranged_tasks(const kops::detail::owned_array<ranged_ta
 
 template <class K> struct ranged_tag {};  // the occupancy cache of ranged_kernel<K>
 
-// Whether a ranged call of these tasks runs split, and with which chunk
-// (into `chunk`); see the file comment. `batches` >= 1. False, nothing
-// split, when a query fails (reported) and into `failed`.
+// Whether a ranged call of these tasks runs split (into `split`), and with
+// which chunk (into `chunk`); see the file comment. `batches` >= 1. The chunk
+// is raised until every batch's pieces' accumulators fit GPU_2D's scratch
+// budget (gpu_2d_scratch_budget); a call that cannot fit runs unsplit. False
+// when a query fails (reported; nothing split).
 template <class K>
 [[nodiscard]] bool choose_ranged_split(const kops::detail::owned_array<ranged_task>& tasks, const range* reduced,
                                        std::int64_t batches, const options& opts, const char* where,
@@ -192,10 +194,18 @@ template <class K>
   chunk = opts.gpu_2d_chunk;
   if (chunk <= 0) {
     // About gpu_2d_target_waves waves of pieces, each at least gpu_2d_min_chunk_tiles tiles.
-    chunk = ceil_div(total * batches, gpu_2d_target_waves * slots);
+    const std::int64_t wanted = gpu_2d_target_waves * slots;
+    chunk = batches > (std::int64_t(1) << 62) / (total > 0 ? total : 1) ? std::int64_t(1) << 62
+                                                                        : ceil_div(total * batches, wanted);
     if (chunk < gpu_2d_min_chunk_tiles * K::tile) chunk = gpu_2d_min_chunk_tiles * K::tile;
   }
-  if (longest <= chunk) return true;  // nothing to split
+  // The pieces (at most ceil(total / chunk) + tasks) of every batch, block
+  // accumulators each, within the scratch budget.
+  const double per_piece = double(K::block) * double(sizeof(typename K::acc_type)) * double(batches);
+  while (chunk < longest &&
+         (double(ceil_div(total, chunk)) + double(tasks.size())) * per_piece > double(gpu_2d_scratch_budget))
+    chunk = chunk > longest / 2 ? longest : 2 * chunk;
+  if (longest <= chunk) return true;  // nothing to split, or no room to
   if (opts.scheme == scheme::gpu_2d) {
     split = true;
     return true;

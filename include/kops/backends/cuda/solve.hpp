@@ -245,7 +245,8 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
                          "index, optionally followed by a kops::solve_options, a kops::cuda::options and/or a "
                          "kops::block_sparsity");
   constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
-  if constexpr (formula_ok && tail_ok) {
+  static_assert(!(kops::detail::is_per_batch_v<Rest> || ...), "kops::cuda::solve takes no batches (kops::per_batch)");
+  if constexpr (formula_ok && tail_ok && !(kops::detail::is_per_batch_v<Rest> || ...)) {
     return kops::detail::split_call(
         detail::solve_option_types{},
         [&]<class... Args>(const std::tuple<solve_options, options, block_sparsity>& o,
@@ -256,20 +257,23 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
             kops::detail::solve_plan plan;
             if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, std::get<0>(o), plan))
               return solve_result{};
-            if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
             const options& opts = std::get<1>(o);
             detail::device_guard guard(opts.device, where);
             if (!guard.ok()) return solve_result{};
             solve_result res;
             if constexpr (ranged) {
-              // K's structure (device arrays) to the host and checked, before `a` is first written.
+              // K's structure (device arrays) to the host and checked, before `a` is first written
+              // (also when there is nothing to solve, as solve_host and kops::kokkos::solve do).
               kops::detail::sparsity_copy copy;
               block_sparsity host;
               if (!detail::copy_sparsity_to_host(std::get<2>(o), opts.stream, where, copy, host) ||
-                  !kops::detail::check_sparsity_for<Red>(where, host, M, N) ||
-                  !detail::run_solve<P, Red, V, true>(plan, alpha, M, N, a, ptrs, opts, where, res, &host))
+                  !kops::detail::check_sparsity_for<Red>(where, host, M, N))
+                return solve_result{};
+              if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
+              if (!detail::run_solve<P, Red, V, true>(plan, alpha, M, N, a, ptrs, opts, where, res, &host))
                 return solve_result{};
             } else {
+              if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
               if (!detail::run_solve<P, Red, V, false>(plan, alpha, M, N, a, ptrs, opts, where, res))
                 return solve_result{};
             }
@@ -297,7 +301,8 @@ solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T*
                          "index, optionally followed by a kops::solve_options, a kops::cuda::options and/or a "
                          "kops::block_sparsity");
   constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
-  if constexpr (formula_ok && tail_ok) {
+  static_assert(!(kops::detail::is_per_batch_v<Rest> || ...), "kops::cuda::solve_host takes no batches (kops::per_batch)");
+  if constexpr (formula_ok && tail_ok && !(kops::detail::is_per_batch_v<Rest> || ...)) {
     return kops::detail::split_call(
         detail::solve_option_types{},
         [&]<class... Args>(const std::tuple<solve_options, options, block_sparsity>& o,

@@ -92,7 +92,8 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
   static_assert(tail_ok, "kops::kokkos::solve: after the solution array, pass one host pointer per argument "
                          "index, optionally followed by a kops::solve_options and/or a kops::block_sparsity (last)");
   constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
-  if constexpr (formula_ok && tail_ok) {
+  static_assert(!(kops::detail::is_per_batch_v<Rest> || ...), "kops::kokkos::solve takes no batches (kops::per_batch)");
+  if constexpr (formula_ok && tail_ok && !(kops::detail::is_per_batch_v<Rest> || ...)) {
     return kops::detail::split_call(
         option_types{},
         [&]<class... Args>(const std::tuple<solve_options, block_sparsity>& o, const Args*... args) -> solve_result {
@@ -102,6 +103,10 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
             kops::detail::solve_plan plan;
             if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, std::get<0>(o), plan))
               return solve_result{};
+            // A block-sparse K: its structure checked once, before `a` is first written (also when
+            // there is nothing to solve).
+            const block_sparsity& s = std::get<1>(o);
+            if (ranged && !kops::detail::check_sparsity_for<Red>(where, s, M, N)) return solve_result{};
             if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
             // Checked here too (eval checks it), before the solution array is first written.
             if (!Kokkos::is_initialized()) {
@@ -109,9 +114,6 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
                                  "or call Kokkos::initialize first)");
               return solve_result{};
             }
-            // A block-sparse K: its structure checked once, before `a` is first written.
-            const block_sparsity& s = std::get<1>(o);
-            if (ranged && !kops::detail::check_sparsity_for<Red>(where, s, M, N)) return solve_result{};
             const T* b = ptrs[V::index];
             std::vector<T> work(3 * std::size_t(plan.n));
             T* const r = work.data();
