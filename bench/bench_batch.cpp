@@ -14,8 +14,9 @@
 #include <kops/kokkos.hpp>
 #include <kops/kops.hpp>
 
+#include "timing.hpp"
+
 #include <algorithm>
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -26,19 +27,7 @@
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-double since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
-
-template <class F>
-double best_of(int reps, F&& f) {
-  double best = 1e300;
-  for (int r = 0; r < reps; ++r) {
-    const auto t0 = clock_type::now();
-    f();
-    best = std::min(best, since(t0));
-  }
-  return best;
-}
+using bench::best_of;
 
 void dump(const std::string& path, const std::vector<float>& v) {
   std::FILE* f = std::fopen(path.c_str(), "wb");

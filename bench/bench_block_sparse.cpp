@@ -18,8 +18,9 @@
 #include <kops/kokkos.hpp>
 #include <kops/kops.hpp>
 
+#include "timing.hpp"
+
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -31,8 +32,8 @@
 
 namespace {
 
-using clock_type = std::chrono::steady_clock;
-double since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
+using bench::clock_type;
+using bench::since;
 
 template <class T>
 void dump(const std::string& path, const std::vector<T>& v) {

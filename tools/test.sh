@@ -26,15 +26,21 @@ fi
 echo "[test] configure $BUILD_DIR ${cuda_arch[*]:-}"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKOPS_BUILD_TESTS=ON "${cuda_arch[@]}"
 echo "[test] build (-j$jobs)"
+t=$SECONDS
 cmake --build "$BUILD_DIR" -j "$jobs"
+echo "[test] build took $((SECONDS - t)) s"
 echo "[test] ctest"
 set +e
+t=$SECONDS
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$jobs"
 rc=$?
+echo "[test] ctest took $((SECONDS - t)) s"
 if [ "${KOPS_SKIP_KOKKOS4:-0}" != 1 ]; then
   echo "[test] Kokkos 4.6 OpenMP, two threads (tools/test_kokkos4.sh)"
+  t=$SECONDS
   bash tools/test_kokkos4.sh
   r=$?
+  echo "[test] tools/test_kokkos4.sh took $((SECONDS - t)) s"
   if [ "$rc" -eq 0 ]; then rc=$r; fi
 fi
 set -e

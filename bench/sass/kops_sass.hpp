@@ -14,7 +14,7 @@
 #include <kops/cuda.hpp>
 
 #ifndef SASS_T
-#error "compile with -DSASS_T=float or -DSASS_T=double"
+#error "compile with -DSASS_T=float, double, kops::half or kops::bfloat16"
 #endif
 #ifndef SASS_PREC
 #error "compile with -DSASS_PREC=fast or -DSASS_PREC=accurate"
@@ -35,15 +35,16 @@ __device__ unsigned long long launch_facts[3] = {K::shared_bytes, (unsigned long
                                                  (unsigned long long)K::block};
 
 // Instantiates launch_facts<K> for every kernel pass of Red (a chained
-// reduction has two). Taking the variable's address in host code is enough to
+// reduction has two: the first writes the compute type), K as the call's
+// (Pol: its policy). Taking the variable's address in host code is enough to
 // make nvcc emit the device definition.
-template <class Red>
+template <class Pol, class Red, class Out>
 void export_launch_facts() {
   if constexpr (kops::is_chained_v<Red>) {
-    export_launch_facts<typename Red::first>();
-    export_launch_facts<typename Red::second>();
+    export_launch_facts<Pol, typename Red::first, kops::detail::compute_t<T>>();
+    export_launch_facts<Pol, typename Red::second, Out>();
   } else {
-    using K = kops::cuda::detail::kernel_traits<Red, T, prec>;
+    using K = kops::cuda::detail::pass_traits_t<Pol, Red, T, Out>;
     const volatile void* p = &launch_facts<K>;
     (void)p;
   }
@@ -54,7 +55,7 @@ void export_launch_facts() {
 // above.
 template <class Red, class Out, class... Args>
 void instantiate(Red red, Out* out, const Args*... args) {
-  export_launch_facts<Red>();
+  export_launch_facts<kops::detail::call_policy_t<Red, T, prec>, Red, Out>();
   kops::cuda::eval<prec>(red, 1000, 1000, out, args...);
 }
 

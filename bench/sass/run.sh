@@ -65,13 +65,14 @@ rm -rf "$out/kops" "$out/keops" "$out/all"
 mkdir -p "$out/kops" "$out/keops" "$out/all"
 
 # ------------------------------------------------------------- the kernel set
-# case | source | extra defines
+# case | source | extra defines | element types (default: float double; half and
+# bfloat16 are kops::half / kops::bfloat16 storage, evaluated in float, kops only)
 cases=(
-  "gauss3|gauss.cu|-DSASS_D=3"
+  "gauss3|gauss.cu|-DSASS_D=3|float double half bfloat16"
   "gauss_grad3|gauss_grad.cu|"
   "argkmin8|argkmin.cu|"
   "logsumexp3|logsumexp.cu|"
-  "gauss64|gauss.cu|-DSASS_D=64"
+  "gauss64|gauss.cu|-DSASS_D=64|float double half"
   "gauss256|gauss.cu|-DSASS_D=256"
 )
 flags=(-cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr --extended-lambda)
@@ -79,13 +80,14 @@ flags=(-cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr --extended-lam
 jobfile=$out/jobs.txt
 : >"$jobfile"
 for c in "${cases[@]}"; do
-  IFS='|' read -r name src defs <<<"$c"
-  for t in float double; do
+  IFS='|' read -r name src defs types <<<"$c"
+  for t in ${types:-float double}; do
+    case $t in half | bfloat16) ct=kops::$t ;; *) ct=$t ;; esac
     for p in fast accurate; do
       stem=kops_${name}_${t}_${p}
       printf '{"impl": "kops", "case": "%s", "dtype": "%s", "precision": "%s", "source": "bench/sass/%s %s"}\n' \
         "$name" "$t" "$p" "$src" "$defs" >"$out/all/$stem.json"
-      echo "$stem $here/$src -I include -DSASS_T=$t -DSASS_PREC=$p${defs:+ $defs}" >>"$jobfile"
+      echo "$stem $here/$src -I include -DSASS_T=$ct -DSASS_PREC=$p${defs:+ $defs}" >>"$jobfile"
     done
   done
 done

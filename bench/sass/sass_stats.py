@@ -418,7 +418,7 @@ def analyse(build, explain=None):
                 facts[k] = struct.unpack("<3Q", raw[:24])
         if not funcs:
             fail(f"{path}.sass: no kernel")
-        size = 4 if meta["dtype"] == "float" else 8
+        size = 8 if meta["dtype"] == "double" else 4  # half, bfloat16: evaluated in float
         reduce_count = 0
         for mangled, code in sorted(funcs.items(), key=lambda kv: names[kv[0]]):
             dem = names[mangled]
@@ -508,7 +508,8 @@ CSV_FIELDS = [
 def sort_key(r):
     impl = {"kops": 0, "keopscore": 1}[r["impl"]]
     prec = {"fast": 0, "accurate": 1}[r["precision"]]
-    return (CASE_ORDER.index(r["case"]), r["dtype"] != "float", impl, prec, r["kernel"], r["stem"])
+    dtype = {"float": 0, "half": 1, "bfloat16": 2, "double": 3}[r["dtype"]]
+    return (CASE_ORDER.index(r["case"]), dtype, impl, prec, r["kernel"], r["stem"])
 
 
 def fmt(x, nd=1):

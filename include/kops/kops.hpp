@@ -8,6 +8,7 @@
 #include <kops/core/error.hpp>
 #include <kops/core/factorize.hpp>
 #include <kops/core/formula.hpp>
+#include <kops/core/half.hpp>
 #include <kops/core/scalar_math.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/core/precision.hpp>

@@ -439,6 +439,8 @@ void eval(Red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, Out*
         [&]<class... Args>(const std::tuple<block_sparsity>& opts, const Args*... args) {
           if constexpr (kops::detail::check_eval_call<Red, Out, Args...>()) {
             using T = kops::detail::call_element_t<Out, Args...>;
+            static_assert(!kops::detail::is_16bit_v<T>,
+                          "kops::mpi::eval takes float or double arrays (16-bit storage: kops::kokkos::eval)");
             using Pol = kops::detail::policy_of_t<Policy...>;
             const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
             detail::slice s{0, 0};

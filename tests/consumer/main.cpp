@@ -44,6 +44,31 @@ int main(int argc, char* argv[]) {
       ++bad;
     }
   }
+  // 16-bit storage (kops::half, kops::bfloat16): evaluated in float; against
+  // the double loop on the stored values (widened exactly), a float-level error.
+  auto stored16 = [&](auto tag) {
+    using S = decltype(tag);
+    std::vector<S> hx(px.begin(), px.end()), hy(py.begin(), py.end()), hb(pb.begin(), pb.end()), hg(pg.begin(), pg.end());
+    std::vector<float> fout(M);
+    kops::kokkos::eval(conv, M, N, fout.data(), hx.data(), hy.data(), hb.data(), hg.data());
+    for (std::int64_t i = 0; i < M; ++i) {
+      double ref = 0;
+      for (std::int64_t j = 0; j < N; ++j) {
+        double d2 = 0;
+        for (int k = 0; k < 3; ++k) {
+          const double d = double(float(hx[i * 3 + k])) - double(float(hy[j * 3 + k]));
+          d2 += d * d;
+        }
+        ref += std::exp(-double(float(hg[0])) * d2) * double(float(hb[j]));
+      }
+      if (!(std::abs(fout[i] - ref) <= 1e-5 * (1.0 + std::abs(ref)))) {
+        if (bad < 5) std::printf("16-bit mismatch at i=%lld: kops %.9g, reference %.17g\n", (long long)i, fout[i], ref);
+        ++bad;
+      }
+    }
+  };
+  stored16(kops::half{});
+  stored16(kops::bfloat16{});
   if (bad) {
     std::printf("kops consumer: %d of %lld values differ\n", bad, (long long)M);
     return 1;

@@ -36,6 +36,11 @@ static_assert(MathProvider<simd::pack_math, pack<float, 4>>);
 // Factorized node's slot context over them.
 static_assert(EvaluationContext<cpu_ctx<pack<float, W>>> && EvaluationContext<cpu_ctx<pack<double, 8>>>);
 static_assert(EvaluationContext<cpu_ctx<pack<float, W>, simd::pack_math_fast>>);
+// ... on 16-bit arguments, evaluated in float (detail/storage.hpp).
+static_assert(EvaluationContext<block_context<pack<float, W>, category::i, Sig, simd::pack_math, kops::half,
+                                              kops::detail::stored_policy<kops::detail::policy_of_t<>, 3>>>);
+static_assert(EvaluationContext<block_context<pack<float, W>, category::j, Sig, simd::pack_math, kops::bfloat16,
+                                              kops::detail::stored_policy<kops::detail::policy_of_t<>, 3>>>);
 static_assert(EvaluationContext<kops_test::reference_context<double>>);
 using slot_ctx = kops::detail::slot_context<kops_test::reference_context<double>, 1, vec<double, 2>>;
 static_assert(SlotContext<slot_ctx, 1, 2>);

@@ -10,6 +10,8 @@
 #include <utility>
 
 #include <kops/core/error.hpp>
+#include <kops/core/half.hpp>
+#include <kops/detail/storage.hpp>
 #include <kops/core/variables.hpp>
 #include <kops/reductions/value_index.hpp>
 
@@ -20,14 +22,16 @@ struct common_element {
   static_assert((std::is_same_v<std::remove_cv_t<T>, std::remove_cv_t<Ts>> && ...),
                 "kops::eval: all argument pointers must have the same element type");
   using type = std::remove_cv_t<T>;
-  static_assert(std::is_same_v<type, float> || std::is_same_v<type, double>,
-                "kops::eval: arguments must be float or double arrays");
+  static_assert(std::is_same_v<type, float> || std::is_same_v<type, double> || is_16bit_v<type>,
+                "kops::eval: arguments must be float, double, kops::half or kops::bfloat16 arrays");
 };
 template <class... Ts> using common_element_t = typename common_element<Ts...>::type;
 
 // The element type of a call: that of its arguments, or, for a formula that
 // reads no variable, that of its output: T for T* and kops::value_index<T>*,
 // double for the std::int64_t* of an index reduction (nothing else says).
+// (16-bit arguments compute in float: the output may be float, see
+// check_eval_call; with no argument, a float output means float.)
 template <class Out> struct output_element { using type = Out; };
 template <class T> struct output_element<value_index<T>> { using type = T; };
 template <> struct output_element<std::int64_t> { using type = double; };
@@ -65,11 +69,11 @@ struct row_offset_impl<type_list<S...>, C, I> {
 template <class Sig, category C, int I>
 constexpr int row_offset() { return row_offset_impl<Sig, C, I>::value; }
 
-// tile[(offset_I + k) * L + l] = arg_I[row0 + l, k] for the slots of category C;
-// lanes past `valid` repeat the last valid row so that every lane computes
-// finite, harmless values.
-template <class Sig, category C, int L, class T>
-void fill_tile(T* tile, const T* const* args, std::int64_t row0, int valid) {
+// tile[(offset_I + k) * L + l] = arg_I[row0 + l, k] for the slots of category C,
+// in the compute type (storage.hpp: load_arg); lanes past `valid` repeat the
+// last valid row so that every lane computes finite, harmless values.
+template <class Sig, category C, int L, class Pol, class T>
+void fill_tile(compute_t<T>* tile, const T* const* args, std::int64_t row0, int valid) {
   [&]<class... S>(type_list<S...>) {
     ([&] {
       if constexpr (!is_unused_slot_v<S>) {
@@ -77,8 +81,8 @@ void fill_tile(T* tile, const T* const* args, std::int64_t row0, int valid) {
           constexpr int D = S::dim, off = row_offset<Sig, C, S::index>();
           const T* src = args[S::index];
           for (int l = 0; l < L; ++l) {
-            const T* row = src + (row0 + (l < valid - 1 ? l : valid - 1)) * D;
-            for (int k = 0; k < D; ++k) tile[(off + k) * L + l] = row[k];
+            const std::int64_t row = (row0 + (l < valid - 1 ? l : valid - 1)) * D;
+            for (int k = 0; k < D; ++k) tile[(off + k) * L + l] = load_arg<Pol, S::index>(src, row + k);
           }
         }
       }

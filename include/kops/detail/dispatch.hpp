@@ -30,6 +30,7 @@
 #include <kops/core/policy.hpp>
 #include <kops/detail/arguments.hpp>
 #include <kops/detail/sparsity.hpp>
+#include <kops/detail/storage.hpp>
 #include <kops/reductions/chained.hpp>
 #include <kops/reductions/reduction.hpp>
 
@@ -40,10 +41,16 @@ template <class A> inline constexpr bool is_per_batch_v = false;
 template <class T> inline constexpr bool is_per_batch_v<per_batch_arg<T>> = true;
 template <class A> inline constexpr bool is_call_argument_v = std::is_pointer_v<A> || is_per_batch_v<A>;
 
-template <class T> constexpr const T* arg_pointer(const T* p) { return p; }
-template <class T> constexpr const T* arg_pointer(const per_batch_arg<T>& a) { return a.ptr; }
-template <class A> struct arg_element { using type = std::remove_pointer_t<A>; };
-template <class T> struct arg_element<per_batch_arg<T>> { using type = T; };
+// (A CUDA __half / __nv_bfloat16 array is read as the kops type of the same
+// bits: storage.hpp, storage_alias.)
+template <class T> const storage_alias_t<T>* arg_pointer(const T* p) {
+  return reinterpret_cast<const storage_alias_t<T>*>(p);
+}
+template <class T> const storage_alias_t<T>* arg_pointer(const per_batch_arg<T>& a) {
+  return reinterpret_cast<const storage_alias_t<T>*>(a.ptr);
+}
+template <class A> struct arg_element { using type = storage_alias_t<std::remove_pointer_t<A>>; };
+template <class T> struct arg_element<per_batch_arg<T>> { using type = storage_alias_t<T>; };
 template <class A> using arg_element_t = typename arg_element<A>::type;
 
 // Number of leading arguments (pointers, per_batch or not) among a call's
@@ -118,9 +125,23 @@ constexpr bool check_eval_tail(type_list<Opts...> opts, type_list<Rest...> rest)
   return ok;
 }
 
+// Whether a reduction on T arrays may write Out: out_t of the compute type
+// (T*, std::int64_t*, kops::value_index<T>*; float for 16-bit T), or, for a
+// value reduction on 16-bit arrays, T* as well (core/half.hpp).
+template <class Red, class T, class Out>
+inline constexpr bool valid_output_v =
+    std::is_same_v<Out, typename Red::op::template out_t<compute_t<T>>> ||
+    (is_16bit_v<T> && std::is_same_v<Out, T> &&
+     std::is_same_v<typename Red::op::template out_t<compute_t<T>>, compute_t<T>>);
+
+// Whether a reduction on T arrays writing Out writes values (not indices).
+template <class T, class Out>
+inline constexpr bool value_output_v = std::is_same_v<Out, T> || std::is_same_v<Out, compute_t<T>>;
+
 // The pointers: one per argument index, one element type, the output pointer
 // the reduction writes. True when all hold; the backends compile the call only
-// then, so that a broken rule is the only error reported.
+// then, so that a broken rule is the only error reported. (Out and Args: the
+// kops types, storage_alias applied.)
 template <class Red, class Out, class... Args>
 constexpr bool check_eval_call() {
   using T = call_element_t<Out, Args...>;
@@ -128,12 +149,19 @@ constexpr bool check_eval_call() {
   constexpr bool count = sizeof...(Args) == Red::nargs;
   static_assert(count, "kops::eval: pass exactly one pointer per argument index of the formula "
                        "(0 .. max index), in index order");
-  constexpr bool output = std::is_same_v<Out, typename Red::op::template out_t<T>>;
+  constexpr bool output = valid_output_v<Red, T, Out>;
   static_assert(output, "kops::eval: wrong output pointer type (value reductions write T*, "
                         "index reductions such as argmin write std::int64_t*, value-and-index reductions such "
-                        "as min_argmin write kops::value_index<T>*)");
+                        "as min_argmin write kops::value_index<T>*; on kops::half / kops::bfloat16 arrays, "
+                        "T is float, and value reductions may write the 16-bit type too)");
   return same && count && output;
 }
+
+// The policy type of a call on T arrays with the policies Policy...: the
+// 16-bit calls' marks their own arguments (storage.hpp).
+template <class Red, class T, auto... Policy>
+using call_policy_t = std::conditional_t<is_16bit_v<T>, stored_policy<policy_of_t<Policy...>, Red::nargs>,
+                                         policy_of_t<Policy...>>;
 
 // The run-time checks of every backend (arguments.hpp): true when the call
 // may run; else reported (kops::error, or the error handler) and false.
@@ -227,16 +255,19 @@ template <class Pol, class Red, bool Ranged = false, bool Batched = false, class
                               const call_sparsity& sp = {}, const batch_extent* bt = nullptr) {
   if constexpr (is_chained_v<Red>) {
     using First = typename Red::first;
+    // The temporary holds the compute type (float for 16-bit arrays), passed
+    // among the T pointers and read back as such (storage.hpp).
+    using C = compute_t<T>;
     const std::size_t n = std::size_t(output_rows<First>(M, N)) * First::dim;
     const std::size_t batches = Batched ? std::size_t(bt->count) : 1;
-    if (Batched && n > 0 && batches > (std::size_t(1) << 62) / sizeof(T) / n)
+    if (Batched && n > 0 && batches > (std::size_t(1) << 62) / sizeof(C) / n)
       return fail("%s: kops::batch{%lld}: the first pass of every batch needs more than 2^62 bytes", be.where,
                   (long long)batches);
-    return be.template with_temporary<T>(n * batches, [&](auto& inner, T* buffer) {
+    return be.template with_temporary<C>(n * batches, [&](auto& inner, C* buffer) {
       if (!run_passes<Pol, First, Ranged, Batched>(inner, M, N, buffer, ptrs, sp, bt)) return false;
       const T* second[Red::nargs + 1];
       for (int k = 0; k < Red::nargs; ++k) second[k] = ptrs[k];
-      second[Red::nargs] = buffer;
+      second[Red::nargs] = reinterpret_cast<const T*>(buffer);
       if constexpr (Batched) {
         // The temporary is per batch: batch b's first pass at buffer + b * n.
         std::int64_t stride[Red::nargs + 1];
@@ -335,11 +366,13 @@ template <class Pol, class Red, bool Ranged, bool Batched, class B, class T, cla
   if constexpr (Batched) {
     const batch_extent& bt = *f.batch;
     if (bt.count == 0) return true;
-    if constexpr (std::is_same_v<Out, T>) {
+    if constexpr (value_output_v<T, Out>) {
       if (bt.output == batch_output::sum) {
+        // Every batch in the compute type, summed into out (rounded once there).
+        using C = compute_t<T>;
         const std::size_t n = std::size_t(output_rows<Red>(M, N)) * Red::dim;
         if (n == 0) return true;
-        return be.template with_temporary<T>(n * std::size_t(bt.count), [&](auto& inner, T* each) {
+        return be.template with_temporary<C>(n * std::size_t(bt.count), [&](auto& inner, C* each) {
           const batch_extent all{bt.count, bt.stride, batch_output::each};
           call_form g = f;
           g.batch = &all;
@@ -404,7 +437,7 @@ template <class Red, class T, class Out>
   const void* untyped[Red::signature::size + 1] = {};
   for (int k = 0; k < Red::signature::size; ++k) untyped[k] = args[k];
   return check_batch_impl(where, call_info_of<Red>::value, M, N, out, untyped, sizeof(Out), sizeof(T), b,
-                          std::is_same_v<Out, T>, per_batch, stride);
+                          value_output_v<T, Out>, per_batch, stride);
 }
 
 // The whole of an eval entry: compile-time rules, the options split off, the
@@ -434,8 +467,10 @@ void run_entry(const char* where, const Opts& opts, std::int64_t M, std::int64_t
     (void)run_call<Pol, Red, Ranged, Batched>(be, M, N, out, ptrs, form);
 }
 
-template <class Be, auto... Policy, class Red, class Out, class... Rest>
-void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
+template <class Be, auto... Policy, class Red, class UserOut, class... Rest>
+void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, UserOut* user_out, const Rest&... rest) {
+  using Out = storage_alias_t<UserOut>;  // __half* is a kops::half* (storage.hpp)
+  Out* const out = reinterpret_cast<Out*>(user_out);
   constexpr bool policies = check_policies<Policy...>();
   constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
   constexpr bool batched = (std::is_same_v<Rest, batch> || ...);
@@ -457,7 +492,7 @@ void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, Out* out,
           if constexpr (check_eval_call<Red, Out, arg_element_t<A>...>()) {
             using T = call_element_t<Out, arg_element_t<A>...>;
             const T* const ptrs[sizeof...(A) + 1] = {arg_pointer(args)..., nullptr};  // + 1: no empty array
-            using Pol = policy_of_t<Policy...>;
+            using Pol = call_policy_t<Red, T, Policy...>;
             call_form form;
             if constexpr (ranged) form.sparsity = &std::get<block_sparsity>(opts);
             if constexpr (batched) {

@@ -39,9 +39,9 @@ __device__ KOPS_INLINE void load_row(tile_context<K>& ctx, const typename K::arg
                                      bool valid) {
   using Sig = typename K::signature;
   if constexpr (K::row_dims > 0) {
-    if (valid) gather<K::row_cat, Sig>::row(ctx.row, a.p, row);
+    if (valid) gather<K, K::row_cat, Sig>::row(ctx.row, a.p, row);
   }
-  if constexpr (K::param_dims > 0) gather<category::param, Sig>::row(ctx.prm, a.p, 0);
+  if constexpr (K::param_dims > 0) gather<K, category::param, Sig>::row(ctx.prm, a.p, 0);
   ctx.red = nullptr;
 }
 

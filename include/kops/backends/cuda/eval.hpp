@@ -74,8 +74,8 @@ struct device_backend {
   }
 
   // out[i] = the sum over b of each[b * n + i] (batch_output::sum), on opts.stream.
-  template <class T>
-  bool sum_batches(const T* each, std::int64_t B, std::int64_t n, T* out) {
+  template <class T, class Out>
+  bool sum_batches(const T* each, std::int64_t B, std::int64_t n, Out* out) {
     device_guard guard(opts.device, where);
     if (!guard.ok()) return false;
     return launch_sum_batches(each, B, n, out, opts.stream, where);
@@ -83,7 +83,7 @@ struct device_backend {
 
   template <class Pol, class Red, bool Ranged, bool Batched = false, class T, class Out>
   bool launch_pass(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
-    using K = kernel_traits<Red, T, Pol::prec, Pol::scheme, Pol::acc>;
+    using K = pass_traits_t<Pol, Red, T, Out>;  // 16-bit arrays: kernel_traits.hpp, stored_io
     typename K::args_type a{};
     for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
     typename K::batch_type s{};
@@ -128,7 +128,10 @@ template <class Pol, class Red, class T, class Out>
 /// ```
 ///
 /// All pointers are device pointers (or managed memory), in variable-index
-/// order, of one element type T (float or double); arg-type reductions write
+/// order, of one element type T (float, double, kops::half or kops::bfloat16,
+/// or CUDA's __half / __nv_bfloat16 when <cuda_fp16.h> / <cuda_bf16.h> come
+/// before kops; 16-bit arrays are evaluated in float, and the output is then
+/// float* or the 16-bit type: core/half.hpp); arg-type reductions write
 /// std::int64_t indices. Pol...: compile-time policies in any order
 /// (core/policy.hpp): the precision (accurate uses CUDA's expf/logf/...
 /// (kops::scalar_math), fast the intrinsics of cuda/fast_math.hpp), the

@@ -16,12 +16,14 @@
 
 #include <kops/backends/cuda/fast_math.hpp>
 #include <kops/core/factorize.hpp>
+#include <kops/core/policy.hpp>
 #include <kops/core/dtype_acc.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/core/sum_scheme.hpp>
 #include <kops/core/scalar_math.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/detail/storage.hpp>
 #include <kops/lowering/lower.hpp>
 #include <kops/reductions/detail/scheme_sum.hpp>
 
@@ -55,9 +57,34 @@ template <class Red, class T, precision P>
 using gpu_formula_t =
     policy_formula_t<Red, std::is_same_v<T, float> ? P : precision::accurate>;
 
+// How a kernel's arguments and output are stored: plain_io, T arrays and
+// out_t<T>; stored_io for a call on 16-bit arrays (detail/storage.hpp):
+// Stored arrays (read as T = float), an output of type Out (float or Stored),
+// Pol the call's policy (which marks its own arguments).
+struct plain_io {};
+template <class Stored, class Out, class Pol>
+struct stored_io {
+  using stored = Stored;
+  using out = Out;
+  using pol = Pol;
+};
+template <class Io, class T, class Op, class Pol> struct io_types {
+  using stored = T;
+  using out = typename Op::template out_t<T>;
+  using pol = Pol;
+};
+template <class Stored, class Out, class IoPol, class T, class Op, class Pol>
+struct io_types<stored_io<Stored, Out, IoPol>, T, Op, Pol> {
+  using stored = Stored;
+  using out = Out;
+  using pol = IoPol;
+};
+
 // S, A: the summation scheme and accumulator type of sum reductions
-// (reductions/detail/scheme_sum.hpp); other reductions ignore them.
-template <class Red, class T, precision P, sum_scheme S = default_sum_scheme, dtype_acc A = dtype_acc::same>
+// (reductions/detail/scheme_sum.hpp); other reductions ignore them. T: the
+// type evaluated in; Io: how the arguments and output are stored (above).
+template <class Red, class T, precision P, sum_scheme S = default_sum_scheme, dtype_acc A = dtype_acc::same,
+          class Io = plain_io>
 struct kernel_traits {
   using reduction = Red;
   using formula = gpu_formula_t<Red, T, P>;
@@ -66,9 +93,12 @@ struct kernel_traits {
   using signature = typename Red::signature;
   using math = math_for<P>;
   using value_type = T;
-  using out_type = typename op::template out_t<T>;
+  using io = io_types<Io, T, op, policy<P, S, A>>;
+  using storage_type = typename io::stored;  // the arguments' element type
+  using arg_policy = typename io::pol;       // for detail::load_arg
+  using out_type = typename io::out;
   using acc_type = decltype(op::template init<math, T, formula::dim>(0));
-  using args_type = arg_pointers<T, Red::nargs>;
+  using args_type = arg_pointers<storage_type, Red::nargs>;
   using batch_type = batch_strides<Red::nargs>;
 
   static constexpr category row_cat = Red::row_cat;
@@ -111,5 +141,14 @@ struct kernel_traits {
   // variables are wide enough that 8 evaluations in flight would spill.
   static constexpr int unroll = row_dims + red_dims <= 16 ? 8 : 4;
 };
+
+// The kernel traits of one pass of a call with policy Pol (core/policy.hpp,
+// or detail/storage.hpp's stored_policy) on T arrays writing Out: 16-bit
+// arrays are evaluated in float and stored as they are (stored_io).
+template <class Pol, class Red, class T, class Out>
+using pass_traits_t = std::conditional_t<
+    kops::detail::is_16bit_v<T>,
+    kernel_traits<Red, kops::detail::compute_t<T>, Pol::prec, Pol::scheme, Pol::acc, stored_io<T, Out, Pol>>,
+    kernel_traits<Red, T, Pol::prec, Pol::scheme, Pol::acc>>;
 
 } // namespace kops::cuda::detail

@@ -140,26 +140,27 @@ template <class K, bool Batched = false>
 }
 
 // out[i] = each[i] + each[n + i] + ... + each[(B - 1) n + i], in that order
-// (batch_output::sum: core/batch.hpp), a grid-stride loop over i.
-template <class T>
-__global__ void sum_batches_kernel(const T* const each, const std::int64_t B, const std::int64_t n, T* const out) {
+// (batch_output::sum: core/batch.hpp), a grid-stride loop over i; in T,
+// rounded once to Out (a 16-bit output).
+template <class T, class Out>
+__global__ void sum_batches_kernel(const T* const each, const std::int64_t B, const std::int64_t n, Out* const out) {
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
     T s = each[i];
     for (std::int64_t b = 1; b < B; ++b) s += each[b * n + i];
-    out[i] = s;
+    out[i] = Out(s);
   }
 }
 
 // Queues sum_batches_kernel on `stream` (n >= 1); false after a reported failure.
-template <class T>
-[[nodiscard]] bool launch_sum_batches(const T* each, std::int64_t B, std::int64_t n, T* out, cudaStream_t stream,
+template <class T, class Out>
+[[nodiscard]] bool launch_sum_batches(const T* each, std::int64_t B, std::int64_t n, Out* out, cudaStream_t stream,
                                       const char* where) {
   constexpr int threads = 256;
   const std::int64_t blocks = ceil_div(n, threads);
   const unsigned grid = blocks < 1048576 ? unsigned(blocks) : 1048576u;
   void* params[] = {&each, &B, &n, &out};
-  return check_launch(cudaLaunchKernel(sum_batches_kernel<T>, dim3(grid), dim3(threads), params, 0, stream), where,
+  return check_launch(cudaLaunchKernel(sum_batches_kernel<T, Out>, dim3(grid), dim3(threads), params, 0, stream), where,
                       "batch sum");
 }
 

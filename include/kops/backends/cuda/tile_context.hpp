@@ -13,6 +13,7 @@
 
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/core/vec.hpp>
+#include <kops/detail/storage.hpp>
 
 namespace kops::cuda::detail {
 
@@ -42,25 +43,27 @@ struct tile_context {
 };
 
 // dst[offset_I + k] = arg_I[r, k] for every slot I of category C (a fold over
-// the signature's slots: no Hana in device code).
-template <category C, class Sig> struct gather;
-template <category C, class... S>
-struct gather<C, type_list<S...>> {
-  template <class T>
-  __device__ KOPS_INLINE static void row(T* dst, const T* const* args, std::int64_t r) {
+// the signature's slots: no Hana in device code), in K's value type.
+template <class K, category C, class Sig = typename K::signature> struct gather;
+template <class K, category C, class... S>
+struct gather<K, C, type_list<S...>> {
+  using T = typename K::value_type;
+  using Stored = typename K::storage_type;
+  __device__ KOPS_INLINE static void row(T* dst, const Stored* const* args, std::int64_t r) {
     (one<S>(dst, args, r), ...);
   }
 
 private:
-  template <class Slot, class T>
-  __device__ KOPS_INLINE static void one(T* dst, const T* const* args, std::int64_t r) {
+  template <class Slot>
+  __device__ KOPS_INLINE static void one(T* dst, const Stored* const* args, std::int64_t r) {
     if constexpr (!kops::detail::is_unused_slot_v<Slot>) {
       if constexpr (Slot::cat == C) {
         constexpr int D = Slot::dim;
         constexpr int off = kops::detail::row_offset<type_list<S...>, C, Slot::index>();
-        const T* src = args[Slot::index] + r * D;
+        const Stored* src = args[Slot::index];
 #pragma unroll
-        for (int k = 0; k < D; ++k) dst[off + k] = src[k];
+        for (int k = 0; k < D; ++k)
+          dst[off + k] = kops::detail::load_arg<typename K::arg_policy, Slot::index>(src, r * D + k);
       }
     }
   }
@@ -70,26 +73,30 @@ private:
 // tile, by the whole block (K::block threads): argument I's rows j0.. are
 // contiguous in global memory, so consecutive threads read consecutive words.
 //   arg_I:(cols, D) -> tile:(len, red_dims) at column offset_I
+// 16-bit arguments are read in 16 bits (half the global traffic) and widened
+// here, once per tile element: the tile, and the pair loop, stay float.
 template <class K, class Sig = typename K::signature> struct tile_loader;
 template <class K, class... S>
 struct tile_loader<K, type_list<S...>> {
   using T = typename K::value_type;
+  using Stored = typename K::storage_type;
 
-  __device__ KOPS_INLINE static void load(T* tile, const T* const* args, std::int64_t j0, int len) {
+  __device__ KOPS_INLINE static void load(T* tile, const Stored* const* args, std::int64_t j0, int len) {
     (one<S>(tile, args, j0, len), ...);
   }
 
 private:
   template <class Slot>
-  __device__ KOPS_INLINE static void one(T* tile, const T* const* args, std::int64_t j0, int len) {
+  __device__ KOPS_INLINE static void one(T* tile, const Stored* const* args, std::int64_t j0, int len) {
     if constexpr (!kops::detail::is_unused_slot_v<Slot>) {
       if constexpr (Slot::cat == K::red_cat) {
         constexpr int D = Slot::dim;
         constexpr int off = kops::detail::row_offset<type_list<S...>, K::red_cat, Slot::index>();
-        const T* src = args[Slot::index] + j0 * D;
+        const Stored* src = args[Slot::index];
         for (int e = int(threadIdx.x); e < len * D; e += K::block) {
           const int jj = e / D;
-          tile[jj * K::red_dims + off + (e - jj * D)] = src[e];
+          tile[jj * K::red_dims + off + (e - jj * D)] =
+              kops::detail::load_arg<typename K::arg_policy, Slot::index>(src, j0 * D + e);
         }
       }
     }

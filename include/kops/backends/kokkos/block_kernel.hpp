@@ -32,7 +32,10 @@ namespace kops::kokkos {
 namespace detail {
 
 // Evaluation context of one block: see the file comment for the layout.
-template <class P, category RowCat, class Signature, class Math>
+// Stored: the arguments' element type (the packs' scalar, or a 16-bit type
+// widened on load: detail/storage.hpp); Pol: the call's policy.
+template <class P, category RowCat, class Signature, class Math, class Stored = typename P::scalar,
+          class Pol = void>
 struct block_context {
   using value_type = P;
   using scalar_type = typename P::scalar;
@@ -40,7 +43,7 @@ struct block_context {
   static constexpr int L = P::lanes;
 
   const scalar_type* tile;            // row variables, struct of arrays
-  const scalar_type* const* args;     // every argument, as passed
+  const Stored* const* args;          // every argument, as passed
   std::int64_t r;                     // current index on the reduced axis
 
   template <category C, int I, int D>
@@ -50,10 +53,9 @@ struct block_context {
       constexpr int off = kops::detail::row_offset<Signature, RowCat, I>();
       for (int k = 0; k < D; ++k) out[k] = P::load(tile + (off + k) * L);
     } else if constexpr (C == category::param) {
-      for (int k = 0; k < D; ++k) out[k] = P(args[I][k]);
+      for (int k = 0; k < D; ++k) out[k] = P(kops::detail::load_arg<Pol, I>(args[I], k));
     } else {
-      const scalar_type* p = args[I] + r * D;
-      for (int k = 0; k < D; ++k) out[k] = P(p[k]);
+      for (int k = 0; k < D; ++k) out[k] = P(kops::detail::load_arg<Pol, I>(args[I], r * D + k));
     }
     return out;
   }
@@ -68,9 +70,11 @@ struct cpu_target {
 template <class Red, precision P>
 using cpu_formula_t = policy_formula_t<Red, P, cpu_target>;
 
-// Pol: the call's policies (core/policy.hpp).
+// Pol: the call's policies (core/policy.hpp); T: the arguments' element type
+// (float, double, or a 16-bit type evaluated in float: C, detail/storage.hpp).
 template <class Red, class T, class Out, class Pol>
 struct block_kernel {
+  using C = kops::detail::compute_t<T>;
   static constexpr precision Pr = Pol::prec;
   // The fast policy evaluates exp(a) as exp2(a log2 e), log2 e folded into a's
   // invariant factors; the accurate one exp(a b), b invariant, as exp_scaled(a, b)
@@ -83,10 +87,10 @@ struct block_kernel {
   // A pack is one SIMD register; a block holds U packs whose evaluations are
   // independent, so their dependency chains (the exp polynomial, say)
   // interleave and fill the pipelines.
-  static constexpr int L = simd::native_bytes / int(sizeof(T));
+  static constexpr int L = simd::native_bytes / int(sizeof(C));
   static constexpr int U = KOPS_CPU_UNROLL;
   static constexpr int rows_per_block = U * L;
-  using P = simd::pack<T, L>;
+  using P = simd::pack<C, L>;
   using Math = std::conditional_t<Pr == precision::fast, simd::pack_math_fast, simd::pack_math>;
   static constexpr category row_cat = Red::row_cat;
   static constexpr int tile_dims = kops::detail::row_dims<Sig, row_cat>();
@@ -102,7 +106,7 @@ struct block_kernel {
   // so that arg reductions report indices on the whole axis.
   std::int64_t index0 = 0;
 
-  using context = block_context<P, row_cat, Sig, Math>;
+  using context = block_context<P, row_cat, Sig, Math, T, Pol>;
 
   // The terms [r0, r1) of the reduced axis folded into acc: pack u on term r
   // at step r, or, Shifted, on term r + shift[u] (the one-pack split below).
@@ -135,13 +139,13 @@ struct block_kernel {
   // Row tiles and contexts of the rows row0 + u * L + [0, L) of pack u,
   // valid[u] of them before row_end (row0 < row_end). A pack past the end
   // repeats the last row: it computes, writes nothing.
-  KOPS_INLINE void load_rows(const std::int64_t row0, const std::int64_t row_end, T (&tile)[U][tile_size],
+  KOPS_INLINE void load_rows(const std::int64_t row0, const std::int64_t row_end, C (&tile)[U][tile_size],
                              context (&ctx)[U], int (&valid)[U]) const {
     for (int u = 0; u < U; ++u) {
       const std::int64_t r = row0 + u * L;
       valid[u] = int(std::clamp<std::int64_t>(row_end - r, 0, L));
       const std::int64_t first = valid[u] > 0 ? r : row_end - 1;
-      kops::detail::fill_tile<Sig, row_cat, L>(tile[u], args, first, valid[u] > 0 ? valid[u] : 1);
+      kops::detail::fill_tile<Sig, row_cat, L, Pol>(tile[u], args, first, valid[u] > 0 ? valid[u] : 1);
       ctx[u] = {tile[u], args, 0};
     }
   }
@@ -182,7 +186,7 @@ struct block_kernel {
   // those rows exist. The whole axis: r_begin = 0, r_end = cols.
   KOPS_INLINE void accumulate(const std::int64_t block, Acc (&acc)[U], int (&valid)[U], const std::int64_t r_begin,
                               const std::int64_t r_end) const {
-    alignas(64) T tile[U][tile_size];
+    alignas(64) C tile[U][tile_size];
     context ctx[U];
     load_rows(block * rows_per_block, rows, tile, ctx, valid);
     for (int u = 0; u < U; ++u) acc[u] = Op::template init<Math, P, F::dim>(r_end > r_begin ? index0 + r_begin : -1);
@@ -196,7 +200,7 @@ struct block_kernel {
   // row_end over the n intervals iv of the reduced axis (sorted, disjoint).
   KOPS_INLINE void accumulate_ranges(const std::int64_t row0, const std::int64_t row_end, Acc (&acc)[U],
                                      int (&valid)[U], const range* iv, const std::int64_t n) const {
-    alignas(64) T tile[U][tile_size];
+    alignas(64) C tile[U][tile_size];
     context ctx[U];
     load_rows(row0, row_end, tile, ctx, valid);
     std::int64_t t = 0;
@@ -209,7 +213,8 @@ struct block_kernel {
   // Writes the rows of pack u of acc that exist (valid[u] of those from row0 + u * L).
   KOPS_INLINE void write(const std::int64_t row0, const Acc (&acc)[U], const int (&valid)[U]) const {
     for (int u = 0; u < U; ++u)
-      for (int l = 0; l < valid[u]; ++l) Op::template finalize<Math>(acc[u], l, out + (row0 + u * L + l) * Red::dim);
+      for (int l = 0; l < valid[u]; ++l)
+        kops::detail::store_row<Op, Math, Red::dim>(acc[u], l, out + (row0 + u * L + l) * Red::dim);
   }
 
   // Rows [r0, r1) <- the reduction's value over no term.
@@ -217,7 +222,7 @@ struct block_kernel {
     if (r0 >= r1) return;
     const Acc a = Op::template init<Math, P, F::dim>(-1);
     Out empty[Red::dim];
-    Op::template finalize<Math>(a, 0, empty);
+    kops::detail::store_row<Op, Math, Red::dim>(a, 0, empty);
     for (std::int64_t r = r0; r < r1; ++r)
       for (int k = 0; k < Red::dim; ++k) out[r * Red::dim + k] = empty[k];
   }

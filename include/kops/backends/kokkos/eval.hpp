@@ -150,7 +150,7 @@ struct slice_finalize {
     const std::int64_t row0 = p * K::L;
     const int valid = int(std::clamp<std::int64_t>(rows - row0, 0, K::L));
     for (int l = 0; l < valid; ++l)
-      Part::op::template finalize<typename Part::math>(s.acc, l, out + (row0 + l) * Red::dim);
+      kops::detail::store_row<typename Part::op, typename Part::math, Red::dim>(s.acc, l, out + (row0 + l) * Red::dim);
   }
 };
 
@@ -346,16 +346,17 @@ struct host_backend {
     return true;
   }
 
-  // out[i] = sum over b of each[b * n + i], b in order (batch_output::sum).
-  template <class T>
-  bool sum_batches(const T* each, std::int64_t B, std::int64_t n, T* out) {
+  // out[i] = sum over b of each[b * n + i], b in order (batch_output::sum),
+  // in T (the compute type), rounded once to Out.
+  template <class T, class Out>
+  bool sum_batches(const T* each, std::int64_t B, std::int64_t n, Out* out) {
     constexpr std::int64_t chunk = 4096;
     host_for(exec.serial, host_loop::combine, (n + chunk - 1) / chunk, [&](const std::int64_t c) {
       const std::int64_t i1 = std::min(n, (c + 1) * chunk);
       for (std::int64_t i = c * chunk; i < i1; ++i) {
         T s = each[i];
         for (std::int64_t b = 1; b < B; ++b) s += each[b * n + i];
-        out[i] = s;
+        out[i] = Out(s);
       }
     });
     return true;
@@ -384,7 +385,9 @@ namespace kops::kokkos {
 /// ```
 /// out:(rows, red.dim), rows = M for axis_j and N for axis_i; args in variable-index
 /// order, each an (M, D) / (N, D) / (D) array of the same element type T
-/// (float or double). Arg-type reductions write std::int64_t indices.
+/// (float, double, kops::half or kops::bfloat16; 16-bit arrays are evaluated
+/// in float, and the output is then float* or the 16-bit type: core/half.hpp).
+/// Arg-type reductions write std::int64_t indices.
 /// Policy: compile-time policies in any order (core/policy.hpp): precision,
 /// sum_scheme, dtype_acc; e.g. eval<kops::precision::fast>(...),
 /// eval<kops::sum_scheme::kahan, kops::dtype_acc::float64>(...).

@@ -100,7 +100,8 @@ struct partial {
     void operator()(const std::int64_t p) const {
       const std::int64_t row0 = p * L;
       const int valid = int(std::clamp<std::int64_t>(rows - row0, 0, L));
-      for (int l = 0; l < valid; ++l) op::template finalize<math>(slots[p].acc, l, out + (row0 + l) * Red::dim);
+      for (int l = 0; l < valid; ++l)
+        kops::detail::store_row<op, math, Red::dim>(slots[p].acc, l, out + (row0 + l) * Red::dim);
     }
   };
   static void finalize(const slot* slots, std::int64_t rows, Out* out) {
