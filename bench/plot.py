@@ -10,6 +10,7 @@ usage: python3 bench/plot.py [--out DIR] [CSV ...]
                 compile*.csv  bench/compile/run.sh's compile.csv  -> compile_time.png,
                                                                      compile_derivatives.png
                 sass*.csv     bench/sass/run.sh's sass.csv        -> nothing (a table in the docs)
+                half*.csv     bench/run_half.sh's half.csv        -> nothing (a table in the docs)
 Required columns: cpu*.csv impl,n,pairs_per_s; compile*.csv key,what,compiler,order,seconds.
 When compile*.csv also has cpu_seconds (CPU time, user + sys), the plots show it as the
 main measure and the wall time beside it: on a loaded machine only the CPU time compares.
@@ -289,8 +290,8 @@ def main():
                 plot_cpu(p, args.out)
             elif name.startswith("compile"):
                 plot_compile(p, args.out)
-            elif name.startswith("sass"):
-                continue  # bench/sass/run.sh's table: docs/performance.md shows it as a table, no plot
+            elif name.startswith("sass") or name.startswith("half"):
+                continue  # bench/sass/run.sh's, bench/run_half.sh's: tables in docs/performance.md, no plot
             else:
                 raise InputError(f"{p}: unknown kind of file (expected cpu*.csv or compile*.csv)")
     except InputError as e:

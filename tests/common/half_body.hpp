@@ -366,3 +366,66 @@ TEMPLATE_TEST_CASE("16-bit storage: block-sparse calls", "[half]", KOPS_TEST_CON
     CHECK(close(d.d2(d.xd, d.yd, i, j), best, float_tol, 1e-3));
   }
 }
+
+TEMPLATE_TEST_CASE("16-bit storage: batched two-pass gradients, parameters, sums over batches, float64 accumulation",
+                   "[half]", KOPS_TEST_CONFIGS_16) {
+  using Be = typename TestType::backend;
+  using S = typename TestType::type;
+  using namespace half_body;
+  // A batched two-pass gradient: each batch's first pass (a float temporary)
+  // at its own offset, against B plain calls, bit for bit (the same plan: the
+  // configurations fix the scheme and chunk). M odd: a temporary counted in
+  // 16-bit units would start batch 1 in the middle of a float.
+  const std::int64_t B = 3, M = 13, N = 29;
+  const auto X = stored<S>(kops_test::random_vector<double>(std::size_t(B * M * 3), 0, 4, 61));
+  const auto Y = stored<S>(kops_test::random_vector<double>(std::size_t(B * N * 3), 0, 4, 62));
+  const auto E = stored<S>(kops_test::random_vector<double>(std::size_t(B * M), 0.5, 1.5, 63));
+  const auto G = stored<S>({0.5, 1.25, 2.0});
+  const auto g = kops::pm<3, 1>;
+  const auto e = kops::vi<4, 1>;
+  const auto lse = kops::logsumexp_reduction(-g * kops::sqdist(x3, y3), kops::axis_j);
+  const auto gy = kops::grad(lse, y3, e);
+  const std::vector<S> unused(1);
+  std::vector<float> got(static_cast<std::size_t>(B * N * 3)), one(static_cast<std::size_t>(N * 3));
+  Be::eval(gy, M, N, got.data(), kops::per_batch(X.data()), kops::per_batch(Y.data()), unused.data(),
+           kops::per_batch(G.data()), kops::per_batch(E.data()), kops::batch{B});
+  for (std::int64_t b = 0; b < B; ++b) {
+    Be::eval(gy, M, N, one.data(), X.data() + b * M * 3, Y.data() + b * N * 3, unused.data(), G.data() + b,
+             E.data() + b * M);
+    for (std::int64_t k = 0; k < N * 3; ++k) CHECK(got[std::size_t(b * N * 3 + k)] == one[std::size_t(k)]);
+  }
+
+  // A parameter (read once per thread on the GPU, broadcast on the CPU),
+  // against double on the stored values.
+  const auto gauss = kops::sum_reduction(kops::exp(-g * kops::sqdist(x3, y3)), kops::axis_j);
+  std::vector<float> og(static_cast<std::size_t>(M)), og64(static_cast<std::size_t>(M));
+  Be::eval(gauss, M, N, og.data(), X.data(), Y.data(), unused.data(), G.data() + 1);
+  const std::vector<double> Xd = widened(X), Yd = widened(Y);
+  const double gd = double(float(G[1]));
+  for (std::int64_t i = 0; i < M; ++i) {
+    double ref = 0;
+    for (std::int64_t j = 0; j < N; ++j) {
+      double d2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        const double t = Xd[std::size_t(i * 3 + k)] - Yd[std::size_t(j * 3 + k)];
+        d2 += t * t;
+      }
+      ref += std::exp(-gd * d2);
+    }
+    CHECK(close(og[std::size_t(i)], ref, float_tol));
+  }
+  // Accumulated in double: the same within float rounding.
+  Be::template eval<kops::dtype_acc::float64>(gauss, M, N, og64.data(), X.data(), Y.data(), unused.data(),
+                                               G.data() + 1);
+  for (std::int64_t i = 0; i < M; ++i) CHECK(close(og64[std::size_t(i)], og[std::size_t(i)], float_tol));
+
+  // The sum over batches written in S is the float sum rounded once (a sum
+  // kept in S would round at every batch: these values are not exact in S).
+  std::vector<S> total(static_cast<std::size_t>(M));
+  std::vector<float> total_f(static_cast<std::size_t>(M));
+  Be::eval(gauss, M, N, total.data(), kops::per_batch(X.data()), kops::per_batch(Y.data()), unused.data(),
+           kops::per_batch(G.data()), kops::batch{B, kops::batch_output::sum});
+  Be::eval(gauss, M, N, total_f.data(), kops::per_batch(X.data()), kops::per_batch(Y.data()), unused.data(),
+           kops::per_batch(G.data()), kops::batch{B, kops::batch_output::sum});
+  for (std::int64_t i = 0; i < M; ++i) CHECK(float(total[std::size_t(i)]) == float(S(total_f[std::size_t(i)])));
+}

@@ -2,7 +2,7 @@
 // configurations, seeded random data, and comparison of results with
 // double-precision references. A backend is a struct with
 //   static constexpr const char* name;
-//   template <class... A> static void eval(A... a);   // eval(red, M, N, out, host pointers...)
+//   template <auto... Pol, class... A> static void eval(A... a);   // eval<Pol...>(red, M, N, out, host pointers...)
 // defined by the including test (tests/unit: Kokkos; tests/cuda: the GPU
 // backend on host arrays), which also defines KOPS_TEST_CONFIGS, the list of
 // configurations the bodies in this folder are stamped out for.

@@ -24,11 +24,12 @@ inline constexpr bool emulated = false;
 template <kops::cuda::scheme S, std::int64_t Chunk = 0, kops::precision P = kops::precision::accurate>
 struct cuda_backend {
   static constexpr const char* name = "cuda";
-  template <class... A> static void eval(A... a) {
+  // Pol: further policies (not a precision: P is the configuration's).
+  template <auto... Pol, class... A> static void eval(A... a) {
     kops::cuda::options o;
     o.scheme = S;
     o.gpu_2d_chunk = Chunk;
-    kops::cuda::eval_host<P>(a..., o);
+    kops::cuda::eval_host<P, Pol...>(a..., o);
   }
 };
 

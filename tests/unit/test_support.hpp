@@ -11,7 +11,7 @@ namespace kops_test {
 
 struct kokkos_backend {
   static constexpr const char* name = "kokkos";
-  template <class... A> static void eval(A... a) { kops::kokkos::eval(a...); }
+  template <auto... Pol, class... A> static void eval(A... a) { kops::kokkos::eval<Pol...>(a...); }
 };
 
 } // namespace kops_test

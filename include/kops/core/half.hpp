@@ -12,8 +12,9 @@
 // same bits as CUDA's __half / __nv_bfloat16 (a .cu file may pass arrays of
 // those to kops::cuda::eval: detail/storage.hpp). Conversions from float and
 // double round once to nearest-even (a double is not rounded to float first),
-// overflow to +-Inf, underflow through the subnormals to +-0, keep NaN (quiet,
-// its sign and upper payload bits kept) and +-Inf. Host code uses F16C for
+// overflow to +-Inf, underflow through the subnormals to +-0, keep +-Inf and
+// NaN (quiet; on the host with its sign and upper payload bits, in device code
+// as the cvt instruction gives it, which may be the canonical NaN). Host code uses F16C for
 // half where the target has it (-mf16c, implied by -march=native on x86 since
 // 2012); device code the PTX cvt instructions (bfloat16 from float: sm_80 on).
 #pragma once

@@ -256,27 +256,31 @@ template <class Pol, class Red, bool Ranged = false, bool Batched = false, class
   if constexpr (is_chained_v<Red>) {
     using First = typename Red::first;
     // The temporary holds the compute type (float for 16-bit arrays), passed
-    // among the T pointers and read back as such (storage.hpp).
+    // among the T pointers and read back as such (storage.hpp): the passes'
+    // policy says which slots are temporaries, whatever the entry.
     using C = compute_t<T>;
+    using P = marked_policy_t<Pol, T, Red::nargs>;
+    static_assert(sizeof(C) % sizeof(T) == 0);
     const std::size_t n = std::size_t(output_rows<First>(M, N)) * First::dim;
     const std::size_t batches = Batched ? std::size_t(bt->count) : 1;
     if (Batched && n > 0 && batches > (std::size_t(1) << 62) / sizeof(C) / n)
       return fail("%s: kops::batch{%lld}: the first pass of every batch needs more than 2^62 bytes", be.where,
                   (long long)batches);
     return be.template with_temporary<C>(n * batches, [&](auto& inner, C* buffer) {
-      if (!run_passes<Pol, First, Ranged, Batched>(inner, M, N, buffer, ptrs, sp, bt)) return false;
+      if (!run_passes<P, First, Ranged, Batched>(inner, M, N, buffer, ptrs, sp, bt)) return false;
       const T* second[Red::nargs + 1];
       for (int k = 0; k < Red::nargs; ++k) second[k] = ptrs[k];
       second[Red::nargs] = reinterpret_cast<const T*>(buffer);
       if constexpr (Batched) {
-        // The temporary is per batch: batch b's first pass at buffer + b * n.
+        // The temporary is per batch: batch b's first pass at buffer + b * n,
+        // n elements of C, which the backends step over as T elements.
         std::int64_t stride[Red::nargs + 1];
         for (int k = 0; k < Red::nargs; ++k) stride[k] = bt->stride[k];
-        stride[Red::nargs] = std::int64_t(n);
+        stride[Red::nargs] = std::int64_t(n * (sizeof(C) / sizeof(T)));
         const batch_extent with_buffer{bt->count, stride, bt->output};
-        return run_passes<Pol, typename Red::second, Ranged, Batched>(inner, M, N, out, second, sp, &with_buffer);
+        return run_passes<P, typename Red::second, Ranged, Batched>(inner, M, N, out, second, sp, &with_buffer);
       } else {
-        return run_passes<Pol, typename Red::second, Ranged>(inner, M, N, out, second, sp);
+        return run_passes<P, typename Red::second, Ranged>(inner, M, N, out, second, sp);
       }
     });
   } else {

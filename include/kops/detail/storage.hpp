@@ -10,9 +10,10 @@
 // The temporaries of a two-pass reduction (reductions/chained.hpp) hold float
 // even then: a call's own arguments are its first K = Red::nargs slots, and
 // the front end (dispatch.hpp) marks the call's policy with K
-// (stored_policy<Pol, K>); a slot at or past K is a temporary, passed in the
-// same pointer array (as const T*, cast back here). Calls on float or double
-// arrays keep their plain policy and compile exactly as before.
+// (stored_policy<Pol, K>; run_passes marks it too, for any entry); a slot at
+// or past K is a temporary, passed in the same pointer array (as const T*,
+// cast back here; its batch stride then counts T elements). Calls on float or
+// double arrays keep their plain policy and compile exactly as before.
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,12 @@ constexpr int stored_args_of() {
   if constexpr (requires { Pol::stored_args; }) return Pol::stored_args;
   else return 1 << 30;
 }
+
+// Pol marked with K own arguments where a call on T arrays needs it (16-bit
+// T) and nothing has marked it yet (run_passes: the first Chained level).
+template <class Pol, class T, int K>
+using marked_policy_t =
+    std::conditional_t<is_16bit_v<T> && stored_args_of<Pol>() == (1 << 30), stored_policy<Pol, K>, Pol>;
 
 // Whether argument I of a call on T arrays with policy Pol is a temporary
 // held in compute_t<T> (only 16-bit calls have such slots).
