@@ -48,7 +48,9 @@ if [ "${KOPS_SANITIZE_ALL:-0}" = 1 ]; then EMU_EXCLUDE=""; TSAN_EMU_EXCLUDE=""; 
 
 if [ -z "$only" ] || [ "$only" = asan ]; then
   BUILD_DIR="${KOPS_SANITIZE_BUILD_DIR:-build-sanitize}"
-  SAN_FLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+  # KOPS_TEST_SANITIZE: a few test bodies run a smaller matrix (tests/common/batch_body.hpp,
+  # the 16-bit tests: one type per backend); CI time.
+  SAN_FLAGS="-O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all -DKOPS_TEST_SANITIZE=1"
   # Left out (CI time; see tests/CMakeLists.txt): the op groups' value/gradient
   # tables, the generated differential formulas and the simplifier's laws
   # (formulas on the reference context), and the files that vary formulas or
@@ -95,7 +97,7 @@ fi
 
 if [ -z "$only" ] || [ "$only" = tsan ]; then
   TSAN_DIR="${KOPS_TSAN_BUILD_DIR:-build-tsan}"
-  TSAN_FLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer"
+  TSAN_FLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer -DKOPS_TEST_SANITIZE=1"
   echo "[sanitize] configure $TSAN_DIR ($TSAN_FLAGS)"
   cmake -S . -B "$TSAN_DIR" -DCMAKE_BUILD_TYPE=Debug \
     -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON -DKOPS_TEST_NATIVE=OFF \
