@@ -11,6 +11,7 @@ usage: python3 bench/plot.py [--out DIR] [CSV ...]
                                                                      compile_derivatives.png
                 sass*.csv     bench/sass/run.sh's sass.csv        -> nothing (a table in the docs)
                 half*.csv     bench/run_half.sh's half.csv        -> nothing (a table in the docs)
+                wide*.csv     bench/run_wide.sh's wide.csv        -> nothing (a table in the docs)
 Required columns: cpu*.csv impl,n,pairs_per_s; compile*.csv key,what,compiler,order,seconds.
 When compile*.csv also has cpu_seconds (CPU time, user + sys), the plots show it as the
 main measure and the wall time beside it: on a loaded machine only the CPU time compares.
@@ -290,7 +291,7 @@ def main():
                 plot_cpu(p, args.out)
             elif name.startswith("compile"):
                 plot_compile(p, args.out)
-            elif name.startswith("sass") or name.startswith("half"):
+            elif name.startswith("sass") or name.startswith("half") or name.startswith("wide"):
                 continue  # bench/sass/run.sh's, bench/run_half.sh's: tables in docs/performance.md, no plot
             else:
                 raise InputError(f"{p}: unknown kind of file (expected cpu*.csv or compile*.csv)")

@@ -196,10 +196,12 @@ PYTHON=${PYTHON:-python3}
 #              for one of their 12 sections on an H100, 2026-11-25)
 #   synccheck: the racecheck subset and the small-size reductions
 #   initcheck: the small-size reductions (padding, value_index outputs), hygiene, solve
-SAN_MEMCHECK=${SAN_MEMCHECK:-"[reductions]~[large],[solve],[errors],[hygiene],[bad_input]~[large]~[accuracy]"}
-SAN_RACECHECK=${SAN_RACECHECK:-"[schemes],[reductions]~[large]"}
-SAN_SYNCCHECK=${SAN_SYNCCHECK:-"[agreement]~[large]~[precision],[schemes],[reductions]~[large]"}
-SAN_INITCHECK=${SAN_INITCHECK:-"[reductions]~[large],[hygiene],[solve]"}
+#   and all four: the wide-variable tests ([wide]: the staged chunk loop's barriers and
+#              shared buffer, output chunks; 37 x 53 points)
+SAN_MEMCHECK=${SAN_MEMCHECK:-"[wide],[reductions]~[large],[solve],[errors],[hygiene],[bad_input]~[large]~[accuracy]"}
+SAN_RACECHECK=${SAN_RACECHECK:-"[wide],[schemes],[reductions]~[large]"}
+SAN_SYNCCHECK=${SAN_SYNCCHECK:-"[wide],[agreement]~[large]~[precision],[schemes],[reductions]~[large]"}
+SAN_INITCHECK=${SAN_INITCHECK:-"[wide],[reductions]~[large],[hygiene],[solve]"}
 
 # Steps in order, each with its cap (s) and the least time worth starting it with (s).
 ORDER=(configure build ctest memcheck racecheck synccheck initcheck example example_direct bench)

@@ -58,6 +58,7 @@ CASES = {
     ),
     "gauss64": (f"Sum_Reduction({GAUSS},0)", gauss_aliases(64)),
     "gauss256": (f"Sum_Reduction({GAUSS},0)", gauss_aliases(256)),
+    "gauss1024": (f"Sum_Reduction({GAUSS},0)", gauss_aliases(1024)),
 }
 NARGS = {"gauss_grad3": 6}  # the gradient adds the input gradient and the saved forward result
 
@@ -153,6 +154,9 @@ def main(outdir):
                 "block": block,
                 "dynamic_shared_bytes": block * dimy * size,
                 "pair_bytes": dimy * size,
+                # GpuReduc1D_chunks runs the dimension in chunks of 64 (keopscore's
+                # dimchunk): a loop over all chunks but the last, when nvcc keeps it a loop.
+                "chunks": -(-max(int(a.split(",")[1]) for a in aliases) // 64) if chunk_mode else 0,
             }
             with open(stem + ".json", "w") as f:
                 json.dump(meta, f, indent=1)

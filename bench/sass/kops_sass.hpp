@@ -6,7 +6,7 @@
 // Launch facts are host-side numbers (K::shared_bytes and K::block, passed to
 // cudaLaunchKernel), invisible in the cubin. So that the parser can report
 // them, they are exported here as a __device__ array per kernel_traits K,
-// kops_sass::launch_facts<K> = {dynamic shared bytes, tile, block}, whose
+// kops_sass::launch_facts<K> = {dynamic shared bytes, tile, block, staged chunks, chunk width}, whose
 // value sass_stats.py reads from the cubin's ELF (.nv.global.init) and whose K
 // it matches with that of reduce_kernel<K>. Nothing here changes the kernels.
 #pragma once
@@ -30,9 +30,22 @@ inline constexpr kops::precision prec = kops::precision::SASS_PREC;
 inline constexpr int D = SASS_D;
 
 // Not const: a const variable has internal linkage, and its symbol a per-file prefix.
+// The fourth and fifth: the full chunks a tile runs through in the staged
+// chunk loop (backends/cuda/chunk_loop.hpp) and their width; 0 for every other kernel.
 template <class K>
-__device__ unsigned long long launch_facts[3] = {K::shared_bytes, (unsigned long long)K::tile,
-                                                 (unsigned long long)K::block};
+constexpr unsigned long long staged_chunks() {
+  if constexpr (K::staged) return (unsigned long long)(K::plan::width / K::plan::chunk);
+  else return 0;
+}
+template <class K>
+constexpr unsigned long long staged_chunk_width() {
+  if constexpr (K::staged) return (unsigned long long)K::plan::chunk;
+  else return 0;
+}
+template <class K>
+__device__ unsigned long long launch_facts[5] = {K::shared_bytes, (unsigned long long)K::tile,
+                                                 (unsigned long long)K::block, staged_chunks<K>(),
+                                                 staged_chunk_width<K>()};
 
 // Instantiates launch_facts<K> for every kernel pass of Red (a chained
 // reduction has two: the first writes the compute type), K as the call's

@@ -74,6 +74,7 @@ cases=(
   "logsumexp3|logsumexp.cu|"
   "gauss64|gauss.cu|-DSASS_D=64|float double half"
   "gauss256|gauss.cu|-DSASS_D=256"
+  "gauss1024|gauss.cu|-DSASS_D=1024"
 )
 flags=(-cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr --extended-lambda)
 

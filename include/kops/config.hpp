@@ -22,6 +22,28 @@
 #define KOPS_CPU_UNROLL 2
 #endif
 
+// Sums over at least this many coordinates (sqdist, dot, sqnorm2 of wide
+// variables) are evaluated in chunks of the dimension (lowering/chunk.hpp), on
+// the CPU and on the GPU backend respectively (docs/concepts.md "Wide
+// variables" has the measurements behind 16 and 128). A value past every
+// dimension used turns chunking off. Every translation unit of a program must
+// agree (the kernels' types depend on them).
+#ifndef KOPS_CPU_CHUNK_MIN_DIM
+#define KOPS_CPU_CHUNK_MIN_DIM 16
+#endif
+#ifndef KOPS_GPU_CHUNK_MIN_DIM
+#define KOPS_GPU_CHUNK_MIN_DIM 128
+#endif
+// Reductions whose formula is at least this wide (a sum of k(x, y) b_j with a
+// wide b_j) are run as passes of 32 output components (detail/output_chunks.hpp),
+// on the CPU and on the GPU backend respectively.
+#ifndef KOPS_CPU_OUTPUT_CHUNK_MIN_DIM
+#define KOPS_CPU_OUTPUT_CHUNK_MIN_DIM 128
+#endif
+#ifndef KOPS_GPU_OUTPUT_CHUNK_MIN_DIM
+#define KOPS_GPU_OUTPUT_CHUNK_MIN_DIM 64
+#endif
+
 // SIMD target of the CPU backend's vector math (backends/kokkos/simd/): KOPS_SIMD_X86
 // is 1 on x86 with SSE2 (simd/x86.hpp then includes the intrinsics), KOPS_SIMD_AVX512
 // is 1 where AVX-512F is enabled as well (one-register intrinsic paths, simd/avx512.hpp).

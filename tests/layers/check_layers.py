@@ -22,7 +22,7 @@ ALLOWED = {
     "autodiff": {"config", "core", "ops", "reductions"},
     "lowering": {"config", "core"},
     "io": {"config", "core", "ops", "reductions"},
-    "detail": {"config", "core", "reductions"},
+    "detail": {"config", "core", "reductions", "lowering"},
     "solve": {"config", "core", "ops", "reductions", "autodiff", "detail"},
     "backends": {"config", "core", "reductions", "lowering", "detail", "solve", "cuda_emulated"},
     "cuda_emulated": {"config"},

@@ -32,6 +32,10 @@ struct slot_context {
   KOPS_HD KOPS_INLINE constexpr auto load() const {
     return inner.template load<C, I, D>();
   }
+  template <category C, int I, int D, int CH>
+  KOPS_HD KOPS_INLINE constexpr auto load_range(int k0) const {  // lowering/chunk.hpp
+    return inner.template load_range<C, I, D, CH>(k0);
+  }
   template <int K2, int D>
   KOPS_HD KOPS_INLINE constexpr const auto& slot() const {
     if constexpr (K2 == K) return value;

@@ -17,6 +17,7 @@
 // (a block-sparsity structure, a batch) is parsed in one place for every backend.
 #pragma once
 
+#include <array>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
@@ -29,6 +30,7 @@
 #include <kops/core/block_sparsity.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/detail/output_chunks.hpp>
 #include <kops/detail/sparsity.hpp>
 #include <kops/detail/storage.hpp>
 #include <kops/reductions/chained.hpp>
@@ -209,7 +211,7 @@ constexpr pass_extent extent_of(std::int64_t M, std::int64_t N, const call_spars
                                 const batch_extent* batch = nullptr) {
   const std::int64_t rows = output_rows<Red>(M, N);
   return {M, N, rows, Red::no_work ? 0 : Red::row_cat == category::i ? N : M, sp.of(Red::row_cat), batch,
-          rows * Red::dim};
+          rows * out_stride_v<Red>};
 }
 
 // Whether some pass of Red has output rows of the other category than Red's own.
@@ -243,6 +245,26 @@ concept Backend = requires(B& be, std::size_t n) {
   { be.where } -> std::convertible_to<const char*>;
   { be.template with_temporary<float>(n, temporary_probe{}) } -> std::same_as<bool>;
 };
+
+// One pass, through the backend's launch for its kind.
+template <class Pol, class Red, bool Ranged, bool Batched, class B, class T, class Out>
+[[nodiscard]] bool launch_pass(B& be, const pass_extent& e, Out* out, const T* const* ptrs) {
+  if constexpr (Batched)
+    return be.template launch_batched<Pol, Red, Ranged>(e, out, ptrs);
+  else if constexpr (Ranged)
+    return be.template launch_ranged<Pol, Red>(e, out, ptrs);
+  else
+    return be.template launch<Pol, Red>(e, out, ptrs);
+}
+
+// Whether backend B runs Red's output in chunks (output_chunks.hpp): B
+// declares output_chunk_min_dim and output_chunk, and Red qualifies.
+template <class B, class Red>
+inline constexpr bool output_chunked_v = [] {
+  if constexpr (requires { B::output_chunk_min_dim; B::output_chunk; })
+    return output_chunks<Red, B::output_chunk_min_dim, B::output_chunk>::ok;
+  else return false;
+}();
 
 // The passes of Red, arguments already checked: see the header comment.
 // Ranged: every pass has a block-sparsity structure (sp) and runs with
@@ -286,12 +308,30 @@ template <class Pol, class Red, bool Ranged = false, bool Batched = false, class
   } else {
     const pass_extent e = extent_of<Red>(M, N, sp, bt);
     if (e.rows == 0) return true;
-    if constexpr (Batched)
-      return be.template launch_batched<Pol, Red, Ranged>(e, out, ptrs);
-    else if constexpr (Ranged)
-      return be.template launch_ranged<Pol, Red>(e, out, ptrs);
-    else
-      return be.template launch<Pol, Red>(e, out, ptrs);
+    if constexpr (output_chunked_v<B, Red>) {
+      // A wide output, CH components at a time (output_chunks.hpp): the
+      // arguments read at the chunk, the output rows written at the chunk.
+      using OC = output_chunks<Red, B::output_chunk_min_dim, B::output_chunk>;
+      using Passes = output_chunk_passes<Red, B::output_chunk>;
+      constexpr int W = OC::width, CH = B::output_chunk;
+      // A 16-bit call's two-pass temporaries hold compute_t<T> (storage.hpp):
+      // their pointers move by o of those.
+      constexpr auto step = []<int... K>(std::integer_sequence<int, K...>) {
+        return std::array<std::int64_t, sizeof...(K)>{
+            {(computed_slot_v<Pol, T, K> ? std::int64_t(sizeof(compute_t<T>) / sizeof(T)) : 1)...}};
+      }(std::make_integer_sequence<int, Red::nargs>{});
+      const T* moved[Red::nargs];
+      for (int o = 0; o < W; o += CH) {
+        for (int k = 0; k < Red::nargs; ++k)
+          moved[k] = k < 64 && ((OC::moved >> k) & 1) ? ptrs[k] + o * step[std::size_t(k)] : ptrs[k];
+        const bool ok = o + CH <= W ? launch_pass<Pol, typename Passes::full, Ranged, Batched>(be, e, out + o, moved)
+                                    : launch_pass<Pol, typename Passes::tail, Ranged, Batched>(be, e, out + o, moved);
+        if (!ok) return false;
+      }
+      return true;
+    } else {
+      return launch_pass<Pol, Red, Ranged, Batched>(be, e, out, ptrs);
+    }
   }
 }
 

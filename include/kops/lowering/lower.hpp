@@ -10,6 +10,9 @@
 //                        node whose op declares scaled_form(operands...) is
 //                        replaced by it (exp(a b), b invariant -> exp_scaled(a, b))
 //
+// and, last, applied by each backend with its own threshold, chunking of wide
+// sums over coordinates (lowering/chunk.hpp: chunked_t).
+//
 // The rules live with their ops (ops/exp.hpp); this file only walks trees, and
 // names no op. Backends call policy_formula_t and see only another formula.
 #pragma once

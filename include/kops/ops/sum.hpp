@@ -10,6 +10,8 @@ struct Sum : formula_node {
   static constexpr int dim = 1;
   static constexpr const char* name = "sum";
   static constexpr const char* keops_name = "Sum";
+  // The sum of its operand's components: evaluated in chunks when wide (lowering/chunk.hpp).
+  static constexpr bool coordinate_sum = true;
   using children = type_list<F>;
   template <class C> using rebind = Sum<C>;
 

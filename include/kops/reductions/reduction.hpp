@@ -75,6 +75,21 @@ struct Reduction : reduction_node {
   static constexpr bool no_work = is_zero_v<F> && requires { Op::zero_of_zero; };
 };
 
+/// The output row stride of a reduction (or pass): its dim, or, for a pass
+/// that writes a slice of wider rows (output chunking, detail/dispatch.hpp),
+/// the width of those rows.
+template <class R>
+inline constexpr int out_stride_v = [] {
+  if constexpr (requires { R::out_stride; }) return int(R::out_stride);
+  else return int(R::dim);
+}();
+
+/// R writing rows Stride apart (its dim components of each).
+template <class R, int Stride>
+struct strided_output : R {
+  static constexpr int out_stride = Stride;
+};
+
 /// A reduction: what the `*_reduction` builders and kops::grad of a reduction return, and what eval takes.
 template <class R>
 concept ReductionType = std::derived_from<R, reduction_node> && requires {

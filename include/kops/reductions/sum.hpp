@@ -10,6 +10,9 @@ struct sum_op {
   template <int D> static constexpr int out_dim = D;
   template <class T> using out_t = T;
   static constexpr bool zero_of_zero = true;
+  // Output component k depends on formula component k only: a wide output may
+  // be computed in chunks of components (detail/output_chunks.hpp).
+  static constexpr bool componentwise = true;
 
   template <class V, class IV, int D>
   struct acc {

@@ -14,24 +14,11 @@
 
 #include <cstdint>
 
+#include <kops/backends/cuda/chunk_loop.hpp>
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/tile_context.hpp>
 
 namespace kops::cuda::detail {
-
-// All kernels share one dynamic shared-memory symbol (same type everywhere, as
-// nvcc requires of extern __shared__ arrays of the same name). Under
-// kops::cuda_emulated (the kernels on CPU fibers) the running block's buffer
-// comes from the emulator instead: the one hook the backend has for it.
-template <class T>
-__device__ KOPS_INLINE T* shared_tile() {
-#if defined(KOPS_CUDA_EMULATED)
-  return kops::cuda_emulated::dynamic_shared<T>();
-#else
-  extern __shared__ __align__(16) unsigned char kops_shared_tile[];
-  return reinterpret_cast<T*>(kops_shared_tile);
-#endif
-}
 
 // A thread's row variables and the parameters, in registers (ctx.row, ctx.prm).
 template <class K>
@@ -43,6 +30,10 @@ __device__ KOPS_INLINE void load_row(tile_context<K>& ctx, const typename K::arg
   }
   if constexpr (K::param_dims > 0) gather<K, category::param, Sig>::row(ctx.prm, a.p, 0);
   ctx.red = nullptr;
+  if constexpr (K::chunked) {
+    ctx.chunk.a = a;
+    ctx.chunk.row = row;
+  }
 }
 
 // acc <- acc followed by the terms [jb, je), tile by tile (file comment).
@@ -55,6 +46,10 @@ __device__ KOPS_INLINE void fold_range(Acc& acc, tile_context<K>& ctx, int& tile
   using Math = typename K::math;
   using F = typename K::formula;
   using Op = typename K::op;
+  if constexpr (K::staged) {
+    fold_range_staged<K>(acc, ctx, tiles_unflushed, a, valid, jb, je);
+    return;
+  }
 
   T* tile = shared_tile<T>();
   // A narrow tile row is copied to registers before the formula reads it, so
@@ -85,6 +80,7 @@ __device__ KOPS_INLINE void fold_range(Acc& acc, tile_context<K>& ctx, int& tile
         } else {
           ctx.red = tile + jj * K::red_dims;
         }
+        if constexpr (K::chunked) ctx.chunk.red = j0 + jj;
         Op::template accumulate<Math>(acc, F::eval(ctx), Math::template index<T>(j0 + jj));
       }
       if constexpr (flush_tiles > 0) {

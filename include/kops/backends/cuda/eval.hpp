@@ -25,6 +25,9 @@ namespace detail {
 // opts.device; a temporary is a stream-ordered device buffer.
 struct device_backend {
   using option_types = type_list<options, block_sparsity, batch>;
+  // Wide outputs in passes of 32 components (detail/output_chunks.hpp).
+  static constexpr int output_chunk_min_dim = KOPS_GPU_OUTPUT_CHUNK_MIN_DIM;
+  static constexpr int output_chunk = 32;
   const char* where;
   options opts;
 

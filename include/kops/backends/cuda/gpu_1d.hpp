@@ -34,7 +34,7 @@ __device__ KOPS_INLINE void reduce_block(const typename K::args_type& a, const s
   const auto acc = reduce_range<K>(a, row, valid, jb, je);
   if (!valid) return;
   if (scratch) scratch[std::int64_t(blockIdx.y) * rows + row] = acc;
-  else kops::detail::store_row<typename K::op, typename K::math, Red::dim>(acc, 0, out + row * Red::dim);
+  else kops::detail::store_row<typename K::op, typename K::math, Red::dim>(acc, 0, out + row * out_stride_v<Red>);
 }
 
 template <class K>

@@ -166,7 +166,7 @@ __device__ KOPS_INLINE void gpu_2d_combine_block(const typename K::acc_type* con
     }
   }
   if (valid && g == 0)
-    kops::detail::store_row<typename K::op, Math, K::reduction::dim>(acc, 0, out + row * K::reduction::dim);
+    kops::detail::store_row<typename K::op, Math, K::reduction::dim>(acc, 0, out + row * out_stride_v<typename K::reduction>);
 }
 
 template <class K>

@@ -24,6 +24,8 @@
 #include <kops/core/variable.hpp>
 #include <kops/detail/arguments.hpp>
 #include <kops/detail/storage.hpp>
+#include <kops/lowering/chunk.hpp>
+#include <kops/lowering/chunk_plan.hpp>
 #include <kops/lowering/lower.hpp>
 #include <kops/reductions/detail/scheme_sum.hpp>
 
@@ -53,9 +55,29 @@ using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math
 // a's invariant factors), which fast_math maps to the ex2.approx instruction
 // that __expf also ends in. Double has no fast exponential: its fast policy
 // evaluates the same formula as the accurate one (lowering/lower.hpp: policy_formula_t).
+// Sums over at least KOPS_GPU_CHUNK_MIN_DIM (128) coordinates are evaluated
+// sixteen components at a time (lowering/chunk.hpp), their variables read
+// chunk by chunk instead of held in registers or the tile: staged over a tile
+// of pairs (chunk_loop.hpp) when the formula has the staged form, else from
+// global memory for each pair (tile_context::load_range).
+template <class Red, class T, precision P>
+using gpu_unchunked_formula_t = policy_formula_t<Red, std::is_same_v<T, float> ? P : precision::accurate>;
 template <class Red, class T, precision P>
 using gpu_formula_t =
-    policy_formula_t<Red, std::is_same_v<T, float> ? P : precision::accurate>;
+    chunked_for_t<gpu_unchunked_formula_t<Red, T, P>, typename Red::signature, KOPS_GPU_CHUNK_MIN_DIM, 16>;
+
+// The slots of a signature as the register and tile layouts see them: a
+// variable F reads only chunk by chunk (lowering/chunk.hpp) takes no room there.
+template <class Sig, class F> struct layout_signature;
+template <class... S, class F> struct layout_signature<type_list<S...>, F> {
+  template <class Slot> static auto one() {
+    if constexpr (kops::detail::is_unused_slot_v<Slot>) return std::type_identity<Slot>{};
+    else if constexpr (kops::detail::reads_whole<F, Slot::index>::value) return std::type_identity<Slot>{};
+    else return std::type_identity<Unused<Slot::index>>{};
+  }
+  using type = type_list<typename decltype(one<S>())::type...>;
+};
+template <class Sig, class F> using layout_signature_t = typename layout_signature<Sig, F>::type;
 
 // How a kernel's arguments and output are stored: plain_io, T arrays and
 // out_t<T>; stored_io for a call on 16-bit arrays (detail/storage.hpp):
@@ -90,7 +112,26 @@ struct kernel_traits {
   using formula = gpu_formula_t<Red, T, P>;
   // Block sums are flushed by reduce_range once per group of tiles (CallerFlushes).
   using op = kops::detail::accumulation_op_t<typename Red::op, S, A, true>;
-  using signature = typename Red::signature;
+  // The variables kept in registers (row, parameters) and in the tile (reduced
+  // axis): those the formula reads whole.
+  using signature = layout_signature_t<typename Red::signature, formula>;
+  // The formula reads some variable chunk by chunk, from global memory.
+  // (A pass of an output in chunks, detail/output_chunks.hpp, reads its wide
+  // variables at moved pointers: strided_output, out_stride.)
+  static constexpr bool chunked = [] {
+    if constexpr (requires { Red::out_stride; }) return true;
+    else if constexpr (kops::detail::widest_slot<typename Red::signature>::value >= KOPS_GPU_CHUNK_MIN_DIM)
+      return !std::is_same_v<formula, gpu_unchunked_formula_t<Red, T, P>>;
+    else return false;
+  }();
+  // Staged: the chunked sums evaluated a tile of pairs at a time, each chunk of
+  // a row's wide variables read once per tile (chunk_loop.hpp); a chunked
+  // formula without the staged form reads them once per pair and chunk.
+  using plan = kops::detail::chunk_plan<formula>;
+  static constexpr bool staged = [] {
+    if constexpr (chunked) return plan::ok;
+    else return false;
+  }();
   using math = math_for<P>;
   using value_type = T;
   using io = io_types<Io, T, op, policy<P, S, A>>;
@@ -112,17 +153,23 @@ struct kernel_traits {
   static constexpr std::size_t max_shared_bytes = 48 * 1024;
   // Threads per block = output rows per block. 192 as KeOps: 10 resident
   // blocks (1920 threads) per SM on sm_80/sm_90 when registers allow.
-  // (Row variables stay in registers at every width: staging rows wider than
-  // 256 bytes in shared memory, with blocks of 32-128 threads, was tried and
-  // doubled the SASS instructions per pair of the D = 64 double and D = 256
-  // float Gaussians (one shared load per component per pair, bench/sass) for
-  // the few local loads per pair it saved; evaluating wide formulas in chunks
-  // of the dimension is the answer, left to the wide-dimension work.)
+  // (Row variables read whole stay in registers at every width: staging rows
+  // wider than 256 bytes in shared memory, with blocks of 32-128 threads, was
+  // tried and doubled the SASS instructions per pair of the D = 64 double and
+  // D = 256 float Gaussians (one shared load per component per pair,
+  // bench/sass) for the few local loads per pair it saved. Wide sums over
+  // coordinates are chunked instead: gpu_formula_t, chunk_loop.hpp.)
   static constexpr int block = 192;
   // Reduced-axis indices per tile: one per thread, fewer when the reduced
   // variables are so wide that a block's worth would not fit.
   static constexpr int tile = [] {
-    if constexpr (red_dims == 0) {
+    if constexpr (staged) {
+      // A tile's parts live in registers: at most 32 per chunked sum; fewer
+      // when the reduced-axis variables read whole are wide.
+      const std::size_t row = (std::size_t(red_dims) + plan::template count<red_cat> * plan::chunk) * sizeof(T);
+      const std::size_t fit = row == 0 ? 32 : max_shared_bytes / row;
+      return int(fit < 32 ? fit : 32);
+    } else if constexpr (red_dims == 0) {
       return block;
     } else {
       const std::size_t fit = max_shared_bytes / (std::size_t(red_dims) * sizeof(T));
@@ -132,7 +179,12 @@ struct kernel_traits {
   static_assert(tile >= 1,
                 "kops::cuda::eval: the reduced-axis variables of this formula take more than 48 KiB "
                 "per index; the GPU backend cannot tile them");
-  static constexpr std::size_t shared_bytes = std::size_t(tile) * red_dims * sizeof(T);
+  // The tile, and in the staged form the chunk buffer after it (chunk_loop.hpp).
+  static constexpr std::size_t shared_bytes = [] {
+    if constexpr (staged)
+      return std::size_t(tile) * (red_dims + plan::template count<red_cat> * plan::chunk) * sizeof(T);
+    else return std::size_t(tile) * red_dims * sizeof(T);
+  }();
   // Reduced-axis rows this narrow are copied from the tile to registers before
   // each evaluation (block_reduce.hpp); wider ones are read in place.
   static constexpr bool stage_red = red_dims > 0 && red_dims <= 8;

@@ -69,7 +69,7 @@ __device__ KOPS_INLINE void ranged_block(const typename K::args_type& a, const r
   if constexpr (Split) {
     if (valid) scratch[std::int64_t(blockIdx.x) * K::block + threadIdx.x] = acc;
   } else {
-    if (valid) kops::detail::store_row<typename K::op, typename K::math, Red::dim>(acc, 0, out + row * Red::dim);
+    if (valid) kops::detail::store_row<typename K::op, typename K::math, Red::dim>(acc, 0, out + row * out_stride_v<Red>);
   }
 }
 
@@ -116,7 +116,7 @@ ranged_combine_kernel(const typename K::batch_type s, const ranged_task* const t
                                  : K::op::template init<Math, typename K::value_type, K::formula::dim>(-1);
     for (std::int64_t p = task.t0 + 1; p < task.t1; ++p) K::op::template combine<Math>(acc, part[p * K::block]);
     kops::detail::store_row<typename K::op, Math, K::reduction::dim>(acc, 0,
-                                                                      out + b * s.out + row * K::reduction::dim);
+                                                                      out + b * s.out + row * out_stride_v<typename K::reduction>);
   }
 }
 

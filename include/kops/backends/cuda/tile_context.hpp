@@ -17,6 +17,31 @@
 
 namespace kops::cuda::detail {
 
+// All kernels share one dynamic shared-memory symbol (same type everywhere, as
+// nvcc requires of extern __shared__ arrays of the same name). Under
+// kops::cuda_emulated (the kernels on CPU fibers) the running block's buffer
+// comes from the emulator instead: the one hook the backend has for it.
+template <class T>
+__device__ KOPS_INLINE T* shared_tile() {
+#if defined(KOPS_CUDA_EMULATED)
+  return kops::cuda_emulated::dynamic_shared<T>();
+#else
+  extern __shared__ __align__(16) unsigned char kops_shared_tile[];
+  return reinterpret_cast<T*>(kops_shared_tile);
+#endif
+}
+
+// What a chunked formula (lowering/chunk.hpp) needs to read its wide variables
+// from global memory: the arguments, the thread's row and the current index of
+// the reduced axis. Empty for every other formula.
+template <class K, bool = K::chunked>
+struct chunk_state {};
+template <class K>
+struct chunk_state<K, true> {
+  typename K::args_type a;
+  std::int64_t row, red;
+};
+
 template <class K>
 struct tile_context {
   using value_type = typename K::value_type;
@@ -28,6 +53,7 @@ struct tile_context {
   T row[K::row_dims > 0 ? K::row_dims : 1];
   T prm[K::param_dims > 0 ? K::param_dims : 1];
   const T* red;
+  [[no_unique_address]] chunk_state<K> chunk;
 
   template <category C, int I, int D>
   KOPS_HD KOPS_INLINE vec<T, D> load() const {
@@ -38,6 +64,17 @@ struct tile_context {
       else if constexpr (C == category::param) out[k] = prm[off + k];
       else out[k] = red[off + k];
     }
+    return out;
+  }
+
+  // Components [k0, k0 + CH) of variable I, from global memory (only chunked
+  // formulas read variables this way; the layouts leave those out).
+  template <category C, int I, int D, int CH>
+  KOPS_HD KOPS_INLINE vec<T, CH> load_range(int k0) const {
+    const std::int64_t base = C == K::row_cat ? chunk.row * D + k0 : C == category::param ? k0 : chunk.red * D + k0;
+    const auto* src = chunk.a.p[I];
+    vec<T, CH> out;
+    for (int k = 0; k < CH; ++k) out[k] = kops::detail::load_arg<typename K::arg_policy, I>(src, base + k);
     return out;
   }
 };

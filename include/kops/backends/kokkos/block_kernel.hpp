@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 #include <kops/backends/kokkos/pack.hpp>
 #include <kops/config.hpp>
@@ -23,6 +24,8 @@
 #include <kops/core/policy.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/detail/arguments.hpp>
+#include <kops/lowering/chunk.hpp>
+#include <kops/lowering/chunk_plan.hpp>
 #include <kops/lowering/lower.hpp>
 #include <kops/reductions/detail/scheme_sum.hpp>
 #include <kops/reductions/reduction.hpp>
@@ -59,6 +62,23 @@ struct block_context {
     }
     return out;
   }
+
+  // Components [k0, k0 + CH) of variable I (a chunked sum: lowering/chunk.hpp).
+  template <category C, int I, int D, int CH>
+  KOPS_INLINE vec<P, CH> load_range(const int k0) const {
+    vec<P, CH> out;
+    if constexpr (C == RowCat) {
+      constexpr int off = kops::detail::row_offset<Signature, RowCat, I>();
+      const scalar_type* t = tile + (off + k0) * L;
+      for (int k = 0; k < CH; ++k) out[k] = P::load(t + k * L);
+    } else if constexpr (C == category::param) {
+      for (int k = 0; k < CH; ++k) out[k] = P(kops::detail::load_arg<Pol, I>(args[I], k0 + k));
+    } else {
+      const std::int64_t base = r * D + k0;
+      for (int k = 0; k < CH; ++k) out[k] = P(kops::detail::load_arg<Pol, I>(args[I], base + k));
+    }
+    return out;
+  }
 };
 
 // What the CPU math provider offers beyond the common set (lowering/lower.hpp):
@@ -66,9 +86,14 @@ struct block_context {
 struct cpu_target {
   static constexpr bool exp_scaled = true;
 };
+// Sums over more coordinates than this are evaluated chunk by chunk, eight
+// components (packs) at a time (lowering/chunk.hpp): no D-pack temporaries.
+inline constexpr int cpu_chunk_min_dim = KOPS_CPU_CHUNK_MIN_DIM;
+inline constexpr int cpu_chunk = 8;
 // The formula the CPU backend evaluates for a reduction under a precision policy.
 template <class Red, precision P>
-using cpu_formula_t = policy_formula_t<Red, P, cpu_target>;
+using cpu_formula_t =
+    chunked_for_t<policy_formula_t<Red, P, cpu_target>, typename Red::signature, cpu_chunk_min_dim, cpu_chunk>;
 
 // Pol: the call's policies (core/policy.hpp); T: the arguments' element type
 // (float, double, or a 16-bit type evaluated in float: C, detail/storage.hpp).
@@ -98,6 +123,16 @@ struct block_kernel {
 
   using Acc = decltype(Op::template init<Math, P, F::dim>(0));
 
+  // Staged chunked sums (lowering/chunk_plan.hpp): the chunk loop outside a
+  // group of R reduced indices, so that each chunk of the rows' tile is read
+  // once per group instead of once per index (see staged_terms).
+  using Plan = kops::detail::chunk_plan<F>;
+  static constexpr bool staged = [] {
+    if constexpr (kops::detail::widest_slot<Sig>::value >= cpu_chunk_min_dim) return Plan::ok;
+    else return false;
+  }();
+  static constexpr int R = 8;
+
   const T* const* args;
   Out* out;
   std::int64_t rows, cols;
@@ -114,10 +149,86 @@ struct block_kernel {
   // copies of this loop cut the code a translation unit compiles per reduction
   // by a third but cost 1.5% of the fast policy's speed on full blocks
   // (bench_cpu, docs/performance.md "Compile time").
+  // The context of the rest of a staged formula (Plan::outer): the block's
+  // context, and the chunked sums' values as Slot<Plan::slot0 + s>.
+  struct parts_context {
+    using value_type = P;
+    using scalar_type = C;
+    using math = Math;
+    const context& base;
+    const vec<P, 1>* part;
+    template <category Ct, int I, int D>
+    KOPS_INLINE vec<P, D> load() const {
+      return base.template load<Ct, I, D>();
+    }
+    template <category Ct, int I, int D, int CH>
+    KOPS_INLINE vec<P, CH> load_range(int k0) const {
+      return base.template load_range<Ct, I, D, CH>(k0);
+    }
+    template <int S, int D>
+    KOPS_INLINE const vec<P, 1>& slot() const {
+      return part[S - Plan::slot0];
+    }
+  };
+
+  // part[rr][u][s] += chunk [k0, k0 + C2) of sum s at term r + rr (clamped to
+  // the n terms of the group) of pack u: every pack and index of the group on
+  // the same chunk, whose row-tile loads the compiler then shares.
+  template <bool Shifted, int C2>
+  KOPS_INLINE void stage_step(vec<P, 1> (&part)[R][U][Plan::nsums], context (&ctx)[U], const std::int64_t (&shift)[U],
+                              const std::int64_t r, const int n, const int k0) const {
+#pragma GCC unroll 8
+    for (int rr = 0; rr < R; ++rr) {
+      const std::int64_t rq = r + (rr < n ? rr : n - 1);
+#pragma GCC unroll 2
+      for (int u = 0; u < U; ++u) {
+        ctx[u].r = Shifted ? rq + shift[u] : rq;
+        const kops::detail::chunk_context<context> cc{ctx[u], k0};
+        [&]<int... S>(std::integer_sequence<int, S...>) {
+          ((part[rr][u][S][0] = chunk_add<typename Plan::sums::template at<S>, C2>(cc, part[rr][u][S][0])), ...);
+        }(std::make_integer_sequence<int, Plan::nsums>{});
+      }
+    }
+  }
+  template <class S, int C2, class Ctx>
+  KOPS_INLINE static P chunk_add(const Ctx& cc, P p) {
+    using B = std::conditional_t<C2 == Plan::chunk, typename S::body, typename S::tail_body>;
+    const auto v = B::eval(cc);
+    for (int k = 0; k < C2; ++k) p = p + v[k];
+    return p;
+  }
+
+  // The terms [c0, c1) of a staged formula, R at a time (run_terms).
+  template <bool Shifted>
+  KOPS_INLINE void staged_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t c0,
+                                const std::int64_t c1) const {
+    constexpr int CH = Plan::chunk, W = Plan::width;
+    for (std::int64_t r = c0; r < c1; r += R) {
+      const int n = int(std::min<std::int64_t>(R, c1 - r));
+      vec<P, 1> part[R][U][Plan::nsums];
+      for (int rr = 0; rr < R; ++rr)
+        for (int u = 0; u < U; ++u)
+          for (int s = 0; s < Plan::nsums; ++s) part[rr][u][s][0] = P(C(0));
+      for (int k0 = 0; k0 + CH <= W; k0 += CH) stage_step<Shifted, CH>(part, ctx, shift, r, n, k0);
+      if constexpr (W % CH != 0) stage_step<Shifted, W % CH>(part, ctx, shift, r, n, W - W % CH);
+      for (int rr = 0; rr < n; ++rr)
+        for (int u = 0; u < U; ++u) {
+          const std::int64_t ru = Shifted ? r + rr + shift[u] : r + rr;
+          ctx[u].r = ru;
+          const parts_context pc{ctx[u], part[rr][u]};
+          Op::template accumulate<Math>(acc[u], Plan::outer::eval(pc), Math::template index<P>(index0 + ru));
+        }
+    }
+  }
+
   template <bool Shifted>
   KOPS_INLINE void run_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t r0,
                              const std::int64_t r1) const {
     auto terms = [&](std::int64_t c0, std::int64_t c1) {
+      if constexpr (staged) {
+        staged_terms<Shifted>(acc, ctx, shift, c0, c1);
+        return;
+      }
       for (std::int64_t r = c0; r < c1; ++r) {
         for (int u = 0; u < U; ++u) {
           const std::int64_t ru = Shifted ? r + shift[u] : r;
@@ -214,7 +325,7 @@ struct block_kernel {
   KOPS_INLINE void write(const std::int64_t row0, const Acc (&acc)[U], const int (&valid)[U]) const {
     for (int u = 0; u < U; ++u)
       for (int l = 0; l < valid[u]; ++l)
-        kops::detail::store_row<Op, Math, Red::dim>(acc[u], l, out + (row0 + u * L + l) * Red::dim);
+        kops::detail::store_row<Op, Math, Red::dim>(acc[u], l, out + (row0 + u * L + l) * out_stride_v<Red>);
   }
 
   // Rows [r0, r1) <- the reduction's value over no term.
@@ -224,7 +335,7 @@ struct block_kernel {
     Out empty[Red::dim];
     kops::detail::store_row<Op, Math, Red::dim>(a, 0, empty);
     for (std::int64_t r = r0; r < r1; ++r)
-      for (int k = 0; k < Red::dim; ++k) out[r * Red::dim + k] = empty[k];
+      for (int k = 0; k < Red::dim; ++k) out[r * out_stride_v<Red> + k] = empty[k];
   }
 
   void operator()(const std::int64_t block) const {

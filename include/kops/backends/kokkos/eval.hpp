@@ -150,7 +150,7 @@ struct slice_finalize {
     const std::int64_t row0 = p * K::L;
     const int valid = int(std::clamp<std::int64_t>(rows - row0, 0, K::L));
     for (int l = 0; l < valid; ++l)
-      kops::detail::store_row<typename Part::op, typename Part::math, Red::dim>(s.acc, l, out + (row0 + l) * Red::dim);
+      kops::detail::store_row<typename Part::op, typename Part::math, Red::dim>(s.acc, l, out + (row0 + l) * out_stride_v<Red>);
   }
 };
 
@@ -273,6 +273,9 @@ bool host_temporary(Be& be, std::size_t n, F&& f) {
 // on the host threads (or serially, see host_exec), temporaries in host memory.
 struct host_backend {
   using option_types = type_list<block_sparsity, batch>;
+  // Wide outputs in passes of 32 components (detail/output_chunks.hpp).
+  static constexpr int output_chunk_min_dim = KOPS_CPU_OUTPUT_CHUNK_MIN_DIM;
+  static constexpr int output_chunk = 32;
   const char* where;
   host_exec exec{};
 

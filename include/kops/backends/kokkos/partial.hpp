@@ -101,7 +101,7 @@ struct partial {
       const std::int64_t row0 = p * L;
       const int valid = int(std::clamp<std::int64_t>(rows - row0, 0, L));
       for (int l = 0; l < valid; ++l)
-        kops::detail::store_row<op, math, Red::dim>(slots[p].acc, l, out + (row0 + l) * Red::dim);
+        kops::detail::store_row<op, math, Red::dim>(slots[p].acc, l, out + (row0 + l) * out_stride_v<Red>);
     }
   };
   static void finalize(const slot* slots, std::int64_t rows, Out* out) {

@@ -21,6 +21,9 @@ template <bool IsMax, extremum_output Out>
 struct extremum_op {
   static constexpr bool extremum_is_max = IsMax;
   static constexpr bool extremum_writes_values = Out == extremum_output::value;
+  // Component by component (detail/output_chunks.hpp): the extremum, and its
+  // index, of each formula component.
+  static constexpr bool componentwise = true;
   template <int D> static constexpr int out_dim = D;
   template <class T>
   using out_t = std::conditional_t<Out == extremum_output::index, std::int64_t,
