@@ -76,14 +76,7 @@ template <category C2, int I, int D, int CH, category C> struct chunk_mask<VarCh
   static constexpr std::uint64_t value = C2 == C && I < 64 ? std::uint64_t(1) << (I % 64) : 0;
 };
 
-// F contains a node of the given kind.
-template <class F> struct has_slot {
-  static constexpr bool value = []<class... Ch>(type_list<Ch...>) { return (has_slot<Ch>::value || ...); }(
-      typename F::children{});
-};
-template <int K, int D> struct has_slot<Slot<K, D>> {
-  static constexpr bool value = true;
-};
+// F contains a chunked sum.
 template <class F> struct has_chunked_sum {
   static constexpr bool value = []<class... Ch>(type_list<Ch...>) {
     return (has_chunked_sum<Ch>::value || ...);
@@ -105,7 +98,7 @@ template <class F, class S, class... Rest, int Slot0> struct replace_sums<F, typ
 template <class S> struct sum_ok {
   // The body reads nothing the staging cannot provide: no factorized slot, no
   // chunked sum inside (a dimension-1 operand that is itself a wide sum).
-  static constexpr bool value = !has_slot<typename S::body>::value && !has_slot<typename S::tail_body>::value &&
+  static constexpr bool value = max_slot<typename S::body>::value == 0 && max_slot<typename S::tail_body>::value == 0 &&
                                 !has_chunked_sum<typename S::body>::value &&
                                 !has_chunked_sum<typename S::tail_body>::value;
 };
@@ -144,5 +137,17 @@ struct chunk_plan {
   template <category C, int I>
   static constexpr int position = __builtin_popcountll(mask<C> & ((std::uint64_t(1) << I) - 1));
 };
+
+// p + the sum over a chunk of C2 components of the chunked sum S's body (its
+// tail body when C2 is narrower than S's chunk), added term by term: p + a*a
+// contracts to one fused multiply-add per component (a tree of the chunk's
+// terms first would cost a multiply and an add). Both backends' staged loops.
+template <class S, int C2, class Ctx, class T>
+KOPS_HD KOPS_INLINE T add_chunk(const Ctx& cc, T p) {
+  using B = std::conditional_t<C2 == S::chunk, typename S::body, typename S::tail_body>;
+  const auto v = B::eval(cc);
+  for (int k = 0; k < C2; ++k) p = p + v[k];
+  return p;
+}
 
 } // namespace kops::detail

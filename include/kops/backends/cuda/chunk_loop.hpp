@@ -121,18 +121,6 @@ __device__ KOPS_INLINE void stage_tile(typename K::value_type* buf, const typena
   }(std::make_integer_sequence<int, K::reduction::nargs < 64 ? K::reduction::nargs : 64>{});
 }
 
-// p + the sum over the chunk of sum S's body (its tail body when C2 is the
-// last, narrower chunk), added term by term: p + a*a contracts to one FFMA per
-// component (a tree of the chunk's terms first would cost a multiply and an add).
-template <class S, int C2, int CH, class Ctx, class T>
-__device__ KOPS_INLINE T chunk_sum(const Ctx& cc, T p) {
-  using B = std::conditional_t<C2 == CH, typename S::body, typename S::tail_body>;
-  const auto v = B::eval(cc);
-#pragma unroll
-  for (int k = 0; k < C2; ++k) p = p + v[k];
-  return p;
-}
-
 // part[jj][s] += the chunk [k0, k0 + C2) of sum s, for every jj of the tile.
 template <class K, int C2, class Part>
 __device__ KOPS_INLINE void chunk_step(Part (&part)[K::tile], tile_context<K>& ctx, const typename K::args_type& a,
@@ -161,7 +149,7 @@ __device__ KOPS_INLINE void chunk_step(Part (&part)[K::tile], tile_context<K>& c
       const staged_context<K, C2> sc{ctx, rowc, prmc, buf + jj * (NW * C2)};
       const kops::detail::chunk_context<staged_context<K, C2>> cc{sc, k0};
       [&]<int... S>(std::integer_sequence<int, S...>) {
-        ((part[jj][S][0] = chunk_sum<typename Plan::sums::template at<S>, C2, Plan::chunk>(cc, part[jj][S][0])), ...);
+        ((part[jj][S][0] = kops::detail::add_chunk<typename Plan::sums::template at<S>, C2>(cc, part[jj][S][0])), ...);
       }(std::make_integer_sequence<int, Plan::nsums>{});
     }
   }

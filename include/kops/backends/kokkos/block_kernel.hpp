@@ -185,19 +185,11 @@ struct block_kernel {
         ctx[u].r = Shifted ? rq + shift[u] : rq;
         const kops::detail::chunk_context<context> cc{ctx[u], k0};
         [&]<int... S>(std::integer_sequence<int, S...>) {
-          ((part[rr][u][S][0] = chunk_add<typename Plan::sums::template at<S>, C2>(cc, part[rr][u][S][0])), ...);
+          ((part[rr][u][S][0] = kops::detail::add_chunk<typename Plan::sums::template at<S>, C2>(cc, part[rr][u][S][0])), ...);
         }(std::make_integer_sequence<int, Plan::nsums>{});
       }
     }
   }
-  template <class S, int C2, class Ctx>
-  KOPS_INLINE static P chunk_add(const Ctx& cc, P p) {
-    using B = std::conditional_t<C2 == Plan::chunk, typename S::body, typename S::tail_body>;
-    const auto v = B::eval(cc);
-    for (int k = 0; k < C2; ++k) p = p + v[k];
-    return p;
-  }
-
   // The terms [c0, c1) of a staged formula, R at a time (run_terms).
   template <bool Shifted>
   KOPS_INLINE void staged_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t c0,
