@@ -56,11 +56,15 @@ CASES = {
         "Max_SumShiftExp_Reduction(-G*SqDist(X,Y),0)",
         ["X=Var(0,3,0)", "Y=Var(1,3,1)", "G=Var(2,1,2)"],
     ),
+    "gauss_grad784": (
+        f"Grad_WithSavedForward(Sum_Reduction({GAUSS},0),X,Var(4,1,0),Var(5,1,0))",
+        gauss_aliases(784),
+    ),
     "gauss64": (f"Sum_Reduction({GAUSS},0)", gauss_aliases(64)),
     "gauss256": (f"Sum_Reduction({GAUSS},0)", gauss_aliases(256)),
     "gauss1024": (f"Sum_Reduction({GAUSS},0)", gauss_aliases(1024)),
 }
-NARGS = {"gauss_grad3": 6}  # the gradient adds the input gradient and the saved forward result
+NARGS = {"gauss_grad3": 6, "gauss_grad784": 6}  # the gradient adds the input gradient and the saved forward result
 
 
 def install_stub_binder():

@@ -6,7 +6,8 @@
 // Launch facts are host-side numbers (K::shared_bytes and K::block, passed to
 // cudaLaunchKernel), invisible in the cubin. So that the parser can report
 // them, they are exported here as a __device__ array per kernel_traits K,
-// kops_sass::launch_facts<K> = {dynamic shared bytes, tile, block, staged chunks, chunk width}, whose
+// kops_sass::launch_facts<K> = {dynamic shared bytes, tile, block, staged chunks, chunk width,
+// final chunks, final chunk width}, whose
 // value sass_stats.py reads from the cubin's ELF (.nv.global.init) and whose K
 // it matches with that of reduce_kernel<K>. Nothing here changes the kernels.
 #pragma once
@@ -42,10 +43,23 @@ constexpr unsigned long long staged_chunk_width() {
   if constexpr (K::staged) return (unsigned long long)K::plan::chunk;
   else return 0;
 }
+// The sixth and seventh: the full output chunks a tile runs through in final
+// chunks (backends/cuda/final_chunks.hpp) and their width; 0 for every other kernel.
 template <class K>
-__device__ unsigned long long launch_facts[5] = {K::shared_bytes, (unsigned long long)K::tile,
+constexpr unsigned long long final_chunks() {
+  if constexpr (K::final_chunks) return (unsigned long long)(K::final_plan::width / K::final_plan::chunk);
+  else return 0;
+}
+template <class K>
+constexpr unsigned long long final_chunk_width() {
+  if constexpr (K::final_chunks) return (unsigned long long)K::final_plan::chunk;
+  else return 0;
+}
+template <class K>
+__device__ unsigned long long launch_facts[7] = {K::shared_bytes,       (unsigned long long)K::tile,
                                                  (unsigned long long)K::block, staged_chunks<K>(),
-                                                 staged_chunk_width<K>()};
+                                                 staged_chunk_width<K>(), final_chunks<K>(),
+                                                 final_chunk_width<K>()};
 
 // Instantiates launch_facts<K> for every kernel pass of Red (a chained
 // reduction has two: the first writes the compute type), K as the call's

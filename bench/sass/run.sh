@@ -75,6 +75,7 @@ cases=(
   "gauss64|gauss.cu|-DSASS_D=64|float double half"
   "gauss256|gauss.cu|-DSASS_D=256"
   "gauss1024|gauss.cu|-DSASS_D=1024"
+  "gauss_grad784|gauss_grad.cu|-DSASS_D=784"
 )
 flags=(-cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr --extended-lambda)
 

@@ -52,6 +52,14 @@ THE HOT-LOOP HEURISTIC (see also docs/performance.md, "SASS analysis")
      shared memory ceil(T * chunk width / block) times per chunk; a pair costs
      that / T. Static counts, not rule 5's hot path (whose taken forward
      branches would skip the `if (valid)` guarded work): an upper bound.
+  7. kops' final chunks (a wide sum whose kernel part is wide too: backends/
+     cuda/final_chunks.hpp; kops_sass.hpp exports the full output chunks per
+     tile, F, and their width): as rule 6, with the output chunk loop as a
+     second phase after the staged chunk loop in the tile loop (the largest
+     inner shared-memory loops of the tile loop, in code order), its
+     instructions counted F times per tile (its copy loops once per trip).
+     KeOps' own final-chunk kernels (keopscore's gradient at D = 784) are not
+     modeled: their rows show registers, spills and stack only.
   5. Inside a loop, conditional forward branches are assumed TAKEN, i.e. the
      code they jump over is treated as cold: this is how nvcc lays out rare
      paths such as the out-of-range branch of the double-precision exp.  The
@@ -102,8 +110,15 @@ CASE_LABEL = {
     "gauss64": "Gaussian sum, D=64",
     "gauss256": "Gaussian sum, D=256",
     "gauss1024": "Gaussian sum, D=1024",
+    "gauss_grad784": "Gaussian sum gradient w.r.t. x, D=784",
 }
 CASE_ORDER = list(CASE_LABEL)
+# keopscore kernels whose pair loops the heuristic does not model: no
+# instructions per pair (the table shows a dash, the targets leave them out).
+KEOPS_NOT_MODELED = {
+    "gauss_grad784": "not modeled: keopscore's final chunks (run-time loops over chunks of the "
+    "sum and of the output, nested in its tile loop)",
+}
 
 
 def fail(msg):
@@ -276,13 +291,14 @@ def pair_cost(code, pair_bytes, explain=False, chunk_repeat=0):
     return per_pair, static, notes
 
 
-def staged_pair_cost(code, tile, chunks, stage_trips, explain=False):
+def staged_pair_cost(code, tile, phases, explain=False):
     """pair_cost for kops' staged chunk loop (backends/cuda/chunk_loop.hpp, heuristic 6
-    of the file comment): per tile of `tile` pairs, the chunk loop runs `chunks` times
-    inside the tile loop, whose hot path (which passes through the chunk loop once)
-    also holds the tail chunk and the formula's other part for each pair; the loops
-    inside the chunk loop (the block's copy of the chunk into shared memory) run
-    `stage_trips` times per chunk."""
+    of the file comment) and final chunks (final_chunks.hpp, heuristic 7): per tile of
+    `tile` pairs, the tile loop holds one chunk loop per phase, in code order, phase
+    (chunks, stage_trips) running `chunks` times; the tile loop's hot path (which
+    passes through each chunk loop once) also holds the tail chunks and the
+    formula's other part for each pair; the loops inside a chunk loop (the block's
+    copy of the chunk into shared memory) run `stage_trips` times per chunk."""
     loops = find_loops(code)
 
     def has_lds(s, e):
@@ -295,15 +311,20 @@ def staged_pair_cost(code, tile, chunks, stage_trips, explain=False):
     inner = [l for l in lds_loops if not any(inside(o, l) for o in lds_loops)]
     if not inner:
         fail("staged kernel: no chunk loop (a loop reading shared memory with no such loop inside)")
-    s, e = max(inner, key=lambda se: se[1] - se[0])
-    around = [l for l in loops if inside((s, e), l)]
+    first = max(inner, key=lambda se: se[1] - se[0])
+    around = [l for l in loops if inside(first, l)]
     if not around:
-        fail(f"staged kernel: no tile loop around the chunk loop {s:#x}-{e:#x}")
+        fail(f"staged kernel: no tile loop around the chunk loop {first[0]:#x}-{first[1]:#x}")
     ts, te = min(around, key=lambda se: se[1] - se[0])
-    nested = [l for l in loops if inside(l, (s, e))]
+    # The chunk loops: the largest inner loops of the tile loop, one per phase, in code order.
+    in_tile = sorted(sorted((l for l in inner if inside(l, (ts, te))), key=lambda se: se[0] - se[1])[: len(phases)])
+    if len(in_tile) != len(phases):
+        fail(f"staged kernel: {len(in_tile)} chunk loops in the tile loop {ts:#x}-{te:#x}, {len(phases)} expected")
+    chunk_loops = [(s, e, chunks, trips, [l for l in loops if inside(l, (s, e))])
+                   for (s, e), (chunks, trips) in zip(in_tile, phases)]
     # Static counts: the hot path of rule 5 would take the forward branches of
     # the `if (valid)` / `if (jj < len)` guards and skip the work they guard,
-    # so every instruction of the tile loop counts once per tile (the chunk
+    # so every instruction of the tile loop counts once per tile (a chunk
     # loop's once per chunk, the copy loops' once per trip): an upper bound
     # (it includes the out-of-range paths of a double exp, once per pair).
     per_pair = Counter()
@@ -311,20 +332,23 @@ def staged_pair_cost(code, tile, chunks, stage_trips, explain=False):
         if not (ts <= ins.addr <= te):
             continue
         n = 1
-        if s <= ins.addr <= e:
-            n = chunks
-            if any(a <= ins.addr <= b for a, b in nested):
-                n *= stage_trips
+        for s, e, chunks, trips, nested in chunk_loops:
+            if s <= ins.addr <= e:
+                n = chunks
+                if any(a <= ins.addr <= b for a, b in nested):
+                    n *= trips
         per_pair[ins.op] += n / tile
     static = Counter(per_pair)
     if explain:
-        print(f"-- staged: chunk loop {s:#x}-{e:#x} x{chunks} per tile of {tile} pairs, tile loop {ts:#x}-{te:#x}, "
-              f"loops in the chunk loop x{stage_trips}: {[f'{a:#x}-{b:#x}' for a, b in nested]}")
+        for s, e, chunks, trips, nested in chunk_loops:
+            print(f"-- staged: chunk loop {s:#x}-{e:#x} x{chunks} per tile of {tile} pairs, tile loop "
+                  f"{ts:#x}-{te:#x}, loops in the chunk loop x{trips}: {[f'{a:#x}-{b:#x}' for a, b in nested]}")
         for ins in code:
             if ts <= ins.addr <= te:
-                mark = "*" if s <= ins.addr <= e else " "
+                mark = "*" if any(s <= ins.addr <= e for s, e, *_ in chunk_loops) else " "
                 print(f"{mark} {ins.addr:06x}  {ins.pred or '':6} {ins.op} {ins.args}")
-    notes = [f"staged {s:#x}-{e:#x} x{chunks} in {ts:#x}-{te:#x} / {tile}"]
+    notes = [f"staged {s:#x}-{e:#x} x{chunks}" for s, e, chunks, *_ in chunk_loops]
+    notes[-1] += f" in {ts:#x}-{te:#x} / {tile}"
     return per_pair, static, notes
 
 
@@ -487,7 +511,7 @@ def analyse(build, explain=None):
         for s, raw in symbols.items():
             if "launch_facts" in s:
                 k = template_arg(names[s], "kops_sass::launch_facts")
-                facts[k] = struct.unpack("<5Q", raw[:40])
+                facts[k] = struct.unpack("<7Q", raw[:56])
         if not funcs:
             fail(f"{path}.sass: no kernel")
         size = 8 if meta["dtype"] == "double" else 4  # half, bfloat16: evaluated in float
@@ -503,14 +527,14 @@ def analyse(build, explain=None):
                     k = template_arg(dem, "kops::cuda::detail::gpu_2d_combine_kernel")
                 else:
                     kind, k = "other", None
-                dyn, tile, block, chunks, width = facts.get(k, (0,) * 5) if kind == "reduce" else (0,) * 5
+                dyn, tile, block, chunks, width, fchunks, fwidth = facts.get(k, (0,) * 7) if kind == "reduce" else (0,) * 7
                 if kind == "reduce" and k not in facts:
                     fail(f"{stem}: no kops_sass::launch_facts for the kernel {dem[:200]}...")
                 pair_bytes = dyn // tile if tile else 0
                 if kind == "combine":
-                    block = facts.get(k, (0,) * 5)[2]
+                    block = facts.get(k, (0,) * 7)[2]
             else:
-                chunks, tile = 0, 0
+                chunks, tile, fchunks = 0, 0, 0
                 kind = "reduce" if mangled.startswith("GpuConv1D") else "other"
                 dyn, block, pair_bytes = meta["dynamic_shared_bytes"], meta["block"], meta["pair_bytes"]
             if kind == "reduce":
@@ -538,12 +562,16 @@ def analyse(build, explain=None):
                 "name": dem if len(dem) < 160 else dem[:157] + "...",
             }
             row["occupancy"] = occupancy(row["regs"], block, dyn + row["static_shared"])
-            if kind == "reduce":
+            if kind == "reduce" and meta["impl"] == "keopscore" and meta["case"] in KEOPS_NOT_MODELED:
+                row.update(loops=KEOPS_NOT_MODELED[meta["case"]])
+            elif kind == "reduce":
                 if explain:
                     print(f"== {stem}: {dem[:120]}")
-                if chunks:
-                    stage_trips = -(-tile * width // block)  # the cooperative copy of a chunk of the tile
-                    per, static, notes = staged_pair_cost(code, tile, chunks, stage_trips, explain=bool(explain))
+                if chunks or fchunks:
+                    # the cooperative copy of a chunk of the tile: ceil(tile * width / block) trips
+                    phases = ([(chunks, -(-tile * width // block))] if chunks else []) + (
+                        [(fchunks, -(-tile * fwidth // block))] if fchunks else [])
+                    per, static, notes = staged_pair_cost(code, tile, phases, explain=bool(explain))
                 else:
                     repeat = max(0, meta.get("chunks", 0) - 1) if meta["impl"] == "keopscore" else 0
                     per, static, notes = pair_cost(code, pair_bytes, explain=bool(explain), chunk_repeat=repeat)
@@ -612,9 +640,13 @@ def table(rows):
             f"| {CASE_LABEL[r['case']]} | {r['impl']} | {r['dtype']} | {prec} | {r['regs']} "
             f"| {r['spill_stores']}/{r['spill_loads']} | {r['stack']} "
             f"| {r['static_shared'] + r['dynamic_shared']} | {r['occupancy']:.0%} "
-            f"| {r['instr_per_pair']:.1f} | {fmt(r['mufu_per_pair'], 2)} | {fmt(r['lds_per_pair'], 2)} "
-            f"| {fmt(r['ffma_per_pair'], 2)}/{fmt(r['fadd_per_pair'], 2)}/{fmt(r['fmul_per_pair'], 2)} "
-            f"| {r['pairs_per_s']:.2e} ({r['limit']}) |"
+            + (
+                f"| {r['instr_per_pair']:.1f} | {fmt(r['mufu_per_pair'], 2)} | {fmt(r['lds_per_pair'], 2)} "
+                f"| {fmt(r['ffma_per_pair'], 2)}/{fmt(r['fadd_per_pair'], 2)}/{fmt(r['fmul_per_pair'], 2)} "
+                f"| {r['pairs_per_s']:.2e} ({r['limit']}) |"
+                if r.get("instr_per_pair") is not None
+                else "| — | — | — | — | — (not modeled) |"
+            )
         )
     return "\n".join(out)
 
@@ -640,7 +672,7 @@ def targets(rows):
     for case in CASE_ORDER:
         for dtype in ("float", "double"):
             k, o = one("kops", case, dtype), one("keopscore", case, dtype)
-            if not k or not o:
+            if not k or not o or any(r.get("instr_per_pair") is None for r in k + o):
                 continue
             checked += 1
             kv, ov = sum(r["instr_per_pair"] for r in k), sum(r["instr_per_pair"] for r in o)

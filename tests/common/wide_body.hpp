@@ -297,3 +297,90 @@ TEMPLATE_TEST_CASE("wide variables: 16-bit storage at D = 784 (chunked sums and 
     for (std::size_t e = 0; e < ov.size(); ++e) CHECK(kops_test::close(ov[e], rv[e], 2e-4));
   }
 }
+
+TEMPLATE_TEST_CASE("wide variables: wide sums whose kernel is wide too (gradients at D = 784), final chunks", "[wide]",
+                   KOPS_TEST_CONFIGS_WIDE) {
+  // On the GPU backend these run in final chunks (backends/cuda/final_chunks.hpp):
+  // the kernel part once per pair, the output 32 components at a time.
+  using Be = typename TestType::backend;
+  using T = typename TestType::type;
+  using wide_body::check_against_reference;
+  constexpr int D = 784;
+  const wide_body::data<T, D> d(23, 45, 61);
+  const std::int64_t M = d.M, N = d.N;
+  const double tl = wide_body::tol<T>();
+  constexpr auto x = kops::vi<0, D>;
+  constexpr auto y = kops::vj<1, D>;
+  constexpr auto e = kops::vi<4, 1>;
+  const auto gauss = kops::sum_reduction(kops::exp(-kops::pm<3, 1> * kops::sqdist(x, y)) * kops::vj<2, 1>, kops::axis_j);
+  const auto ei = kops_test::random_vector<T>(std::size_t(M), -1, 1, 62);
+  const auto gx = kops::grad(gauss, x, e);  // rows i
+  const auto gy = kops::grad(gauss, y, e);  // rows j
+  check_against_reference<T, T, Be>("d/dx", gx, M, N, tl, d.x.data(), d.y.data(), d.b.data(), d.g.data(), ei.data());
+  check_against_reference<T, T, Be>("d/dy", gy, M, N, tl, d.x.data(), d.y.data(), d.b.data(), d.g.data(), ei.data());
+  // A compensated sum leaves final chunks (its accumulator in registers): the
+  // same values as the default scheme's (block sums of 32 in final chunks).
+  {
+    std::vector<T> kahan(static_cast<std::size_t>(M * D)), plain(kahan.size());
+    Be::template eval<kops::sum_scheme::kahan>(gx, M, N, kahan.data(), d.x.data(), d.y.data(), d.b.data(), d.g.data(),
+                                               ei.data());
+    Be::eval(gx, M, N, plain.data(), d.x.data(), d.y.data(), d.b.data(), d.g.data(), ei.data());
+    for (std::size_t k = 0; k < plain.size(); ++k) {
+      INFO("Kahan against the default scheme, element " << k);
+      CHECK(kops_test::close(plain[k], kahan[k], tl));
+    }
+  }
+
+  // No part varying with the pair (x_i - y_j summed: the sums of x and of y),
+  // a wide row variable times a narrow kernel (the row's chunk in registers),
+  // a wide parameter, and 100 = 3 chunks of 32 and a tail of 4.
+  constexpr int DS = 100;
+  const wide_body::data<T, DS> s(17, 29, 63);
+  const auto k3 = kops::exp(-kops::sqdist(kops::vi<5, 3>, kops::vj<6, 3>));
+  const auto x3 = kops_test::random_vector<T>(std::size_t(s.M * 3), 0, 1, 64);
+  const auto y3 = kops_test::random_vector<T>(std::size_t(s.N * 3), 0, 1, 65);
+  check_against_reference<T, T, Be>("sum of x_i - y_j",
+                                    kops::sum_reduction(kops::vi<0, DS> - kops::vj<1, DS>, kops::axis_j), s.M, s.N, tl,
+                                    s.x.data(), s.y.data());
+  check_against_reference<T, T, Be>(
+      "K x_i + p", kops::sum_reduction(k3 * kops::vi<0, DS> + kops::pm<2, DS>, kops::axis_j), s.M, s.N, tl,
+      s.x.data(), s.y.data(), s.p.data(), s.g.data(), s.g.data(), x3.data(), y3.data());
+  check_against_reference<T, T, Be>(
+      "K (x_i - y_j) over i", kops::sum_reduction(k3 * (kops::vi<0, DS> - kops::vj<1, DS>), kops::axis_i), s.M, s.N,
+      tl, s.x.data(), s.y.data(), s.p.data(), s.g.data(), s.g.data(), x3.data(), y3.data());
+
+  // Batches: two problems sharing y with their own x; each batch as the plain call.
+  {
+    std::vector<T> two(static_cast<std::size_t>(2 * M * D)), one(static_cast<std::size_t>(M * D));
+    const auto x2 = kops_test::random_vector<T>(static_cast<std::size_t>(2 * M * D), 0, 1, 66);
+    Be::eval(gx, M, N, two.data(), kops::per_batch(x2.data()), d.y.data(), d.b.data(), d.g.data(), ei.data(),
+             kops::batch{2});
+    for (std::int64_t b = 0; b < 2; ++b) {
+      Be::eval(gx, M, N, one.data(), x2.data() + b * M * D, d.y.data(), d.b.data(), d.g.data(), ei.data());
+      for (std::int64_t k = 0; k < M * D; ++k) {
+        INFO("batch " << b << ", element " << k);
+        REQUIRE(two[std::size_t(b * M * D + k)] == one[std::size_t(k)]);
+      }
+    }
+  }
+  // Block-sparse: only the kept pairs; rows in no block are 0 in every component.
+  {
+    const auto st = kops_test::random_structure(M, N, 67);
+    const auto keep = kops_test::kept_mask(st.view(), M, N);
+    std::vector<T> got(static_cast<std::size_t>(M * D), std::numeric_limits<T>::quiet_NaN());
+    std::vector<double> ref(got.size());
+    Be::eval(gx, M, N, got.data(), d.x.data(), d.y.data(), d.b.data(), d.g.data(), ei.data(), st.view());
+    kops_test::reference_eval_kept<double>(kops_test::mask_keep{&keep, N}, gx, M, N, ref.data(), d.x.data(),
+                                           d.y.data(), d.b.data(), d.g.data(), ei.data());
+    for (std::size_t k = 0; k < got.size(); ++k) {
+      INFO("block-sparse, element " << k);
+      CHECK(kops_test::close(got[k], ref[k], tl));
+    }
+  }
+  // An empty reduced axis: every row 0.
+  {
+    std::vector<T> out(static_cast<std::size_t>(M * D), std::numeric_limits<T>::quiet_NaN());
+    Be::eval(gx, M, 0, out.data(), d.x.data(), d.y.data(), d.b.data(), d.g.data(), ei.data());
+    for (std::size_t k = 0; k < out.size(); ++k) REQUIRE(out[k] == T(0));
+  }
+}

@@ -5,8 +5,14 @@
 // kops::cuda_emulated, on CPU threads (ctest label gpu_emulated).
 #include "cuda_support.hpp"
 
+// (The sanitizer builds, tools/sanitize.sh, run GPU_2D only: its kernel runs
+// the same staged loop as GPU_1D's and the combine of the partial results too.)
+#if defined(KOPS_TEST_SANITIZE)
+#define KOPS_TEST_CONFIGS_WIDE (kops_test::cfg<kops_test::cuda_2d, double>)
+#else
 #define KOPS_TEST_CONFIGS_WIDE \
   (kops_test::cfg<kops_test::cuda_1d, float>), (kops_test::cfg<kops_test::cuda_2d, double>)
+#endif
 #include "../common/wide_body.hpp"
 
 // What the kernels see: a chunked formula keeps its wide variables out of the
@@ -29,4 +35,28 @@ using two = decltype(kops::sum_reduction(
     kops::exp(-kops::sqdist(x, y) - kops::dot(kops::vi<2, 300>, kops::vj<3, 300>)), kops::axis_j));
 using K2 = kops::cuda::detail::kernel_traits<two, float, kops::precision::fast>;
 static_assert(K2::chunked && !K2::staged && K2::row_dims == 0 && K2::red_dims == 0);
+// Final chunks (final_chunks.hpp): the gradient w.r.t. the 784-wide x, whose
+// kernel part is wide: x, y leave the layouts (only e_i and b_j stay), the
+// sqdist staged, the output 32 components at a time (16 in double); not under
+// a compensated sum, float64 accumulation or 16-bit storage (the accumulator
+// stays in registers there), nor for a narrow output.
+using grad784 = decltype(kops::grad(
+    kops::sum_reduction(kops::exp(-kops::pm<3, 1> * kops::sqdist(x, y)) * kops::vj<2, 1>, kops::axis_j), x,
+    kops::vi<4, 1>));
+using G = kops::cuda::detail::kernel_traits<grad784, float, kops::precision::fast>;
+static_assert(G::final_chunks && G::staged && G::row_dims == 1 && G::red_dims == 1 && G::tile == 32);
+static_assert(G::final_plan::chunk == 32 && G::final_plan::nscalars == 1 && G::final_plan::width == 784);
+static_assert(kops::cuda::detail::kernel_traits<grad784, double, kops::precision::fast>::final_plan::chunk == 16);
+static_assert(!kops::cuda::detail::kernel_traits<grad784, float, kops::precision::fast, kops::sum_scheme::kahan>::final_chunks);
+static_assert(!kops::cuda::detail::kernel_traits<grad784, float, kops::precision::fast, kops::sum_scheme::block,
+                                                 kops::dtype_acc::float64>::final_chunks);
+static_assert(!kops::cuda::detail::pass_traits_t<kops::policy<kops::precision::fast, kops::sum_scheme::block, kops::dtype_acc::same>, grad784,
+                                                     kops::half, float>::final_chunks);
+static_assert(!K::final_chunks);
+// A wide row variable times a narrow kernel: final chunks, nothing staged, the
+// kernel's x, y in registers and the tile.
+using krow = decltype(kops::sum_reduction(
+    kops::exp(-kops::sqdist(kops::vi<0, 3>, kops::vj<1, 3>)) * kops::vi<2, 1000>, kops::axis_j));
+using KR = kops::cuda::detail::kernel_traits<krow, float, kops::precision::fast>;
+static_assert(KR::final_chunks && !KR::staged && KR::row_dims == 3 && KR::red_dims == 3);
 } // namespace

@@ -4,8 +4,16 @@
 // the lowering does to the formula (static checks).
 #include "test_support.hpp"
 
+// (The sanitizer builds, tools/sanitize.sh, stamp the body and the gradients
+// for one element type each: the two types run the same loops; CI time.)
+#if defined(KOPS_TEST_SANITIZE)
+#define KOPS_TEST_CONFIGS_WIDE (kops_test::cfg<kops_test::kokkos_backend, float>)
+#define KOPS_TEST_WIDE_GRAD_TYPES double
+#else
 #define KOPS_TEST_CONFIGS_WIDE \
   (kops_test::cfg<kops_test::kokkos_backend, float>), (kops_test::cfg<kops_test::kokkos_backend, double>)
+#define KOPS_TEST_WIDE_GRAD_TYPES float, double
+#endif
 #include "../common/wide_body.hpp"
 
 namespace {
@@ -63,7 +71,7 @@ static_assert(kops::detail::output_chunked_v<host, decltype(kops::sum_reduction(
 } // namespace
 
 TEMPLATE_TEST_CASE("wide variables: gradients at D = 784 against the reference and finite differences", "[wide]",
-                   float, double) {
+                   KOPS_TEST_WIDE_GRAD_TYPES) {
   using T = TestType;
   constexpr int D = 784;
   const wide_body::data<T, D> d(23, 31, 77);

@@ -120,6 +120,15 @@ struct chunk_body<G, W, CH, Leaf, std::enable_if_t<is_op_v<G, typename G::op>>> 
   using type = std::conditional_t<G::dim == 1, G, decltype(rebuilt(typename G::children{}))>;
 };
 
+// A broadcast of a dimension-1 operand to W components (a node declaring
+// `broadcast` and `resized<D>`, itself over D components: ops/sum.hpp's sum_t,
+// which gradients of sums over coordinates contain): the same broadcast to CH.
+template <class G, int W, int CH, template <category, int, int, int> class Leaf>
+struct chunk_body<G, W, CH, Leaf, std::enable_if_t<G::broadcast>> {
+  static constexpr bool ok = G::dim == W || G::dim == 1;
+  using type = std::conditional_t<G::dim == W, typename G::template resized<CH>, G>;
+};
+
 // Pairwise sum of the CH partial sums (a tree: fewer rounding steps).
 template <int N, class V>
 KOPS_HD KOPS_INLINE constexpr V tree_sum(const V* a) {

@@ -36,6 +36,10 @@ struct SumT : formula_node {
   using print_params = int_params<D>;
   using children = type_list<F>;
   template <class C> using rebind = SumT<D, C>;
+  // The broadcast of its operand to D components: over fewer, in chunks of the
+  // dimension (lowering/chunk.hpp), sum_t<D2> of the same operand.
+  static constexpr bool broadcast = true;
+  template <int D2> using resized = SumT<D2, F>;
 
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {

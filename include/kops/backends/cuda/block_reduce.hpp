@@ -15,6 +15,7 @@
 #include <cstdint>
 
 #include <kops/backends/cuda/chunk_loop.hpp>
+#include <kops/backends/cuda/final_chunks.hpp>
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/tile_context.hpp>
 

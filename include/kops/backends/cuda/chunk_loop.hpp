@@ -79,11 +79,11 @@ struct parts_context {
 };
 
 // Chunk [k0, k0 + C2) of every wide variable of category C into dst
-// ([position][k]), from row r of the arguments.
-template <class K, category C, int C2>
+// ([position][k]), from row r of the arguments. (Plan: the staged sums' plan,
+// or final chunks' plan, final_chunks.hpp.)
+template <class K, category C, int C2, class Plan = typename K::plan>
 __device__ KOPS_INLINE void stage_own(typename K::value_type* dst, const typename K::args_type& a, std::int64_t r,
                                       int k0) {
-  using Plan = typename K::plan;
   constexpr int W = Plan::width;
   [&]<int... I>(std::integer_sequence<int, I...>) {
     ([&] {
@@ -100,10 +100,9 @@ __device__ KOPS_INLINE void stage_own(typename K::value_type* dst, const typenam
 
 // The block copies chunk [k0, k0 + C2) of the tile's wide reduced-axis
 // variables into buf[jj][position][k] (rows jj >= len: zero).
-template <class K, int C2>
+template <class K, int C2, class Plan = typename K::plan>
 __device__ KOPS_INLINE void stage_tile(typename K::value_type* buf, const typename K::args_type& a, std::int64_t j0,
                                        int len, int k0) {
-  using Plan = typename K::plan;
   using T = typename K::value_type;
   constexpr int W = Plan::width, NW = Plan::template count<K::red_cat>, TB = K::tile;
   [&]<int... I>(std::integer_sequence<int, I...>) {

@@ -31,6 +31,15 @@ __device__ KOPS_INLINE void reduce_block(const typename K::args_type& a, const s
   const bool valid = row < rows;
   const std::int64_t jb = std::int64_t(blockIdx.y) * chunk;
   const std::int64_t je = cols - jb < chunk ? cols : jb + chunk;
+  if constexpr (K::final_chunks) {
+    // The output row, or the partial row in scratch, is the accumulator (final_chunks.hpp).
+    tile_context<K> ctx;
+    load_row<K>(ctx, a, row, valid);
+    typename K::value_type* dst = nullptr;
+    if (valid) dst = final_row<K>(scratch ? &scratch[std::int64_t(blockIdx.y) * rows + row].s[0] : out + row * out_stride_v<Red>);
+    fold_range_final<K>(dst, ctx, a, row, valid, jb, je);
+    return;
+  }
   const auto acc = reduce_range<K>(a, row, valid, jb, je);
   if (!valid) return;
   if (scratch) scratch[std::int64_t(blockIdx.y) * rows + row] = acc;

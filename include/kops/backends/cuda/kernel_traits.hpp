@@ -26,6 +26,7 @@
 #include <kops/detail/storage.hpp>
 #include <kops/lowering/chunk.hpp>
 #include <kops/lowering/chunk_plan.hpp>
+#include <kops/lowering/final_chunks.hpp>
 #include <kops/lowering/lower.hpp>
 #include <kops/reductions/detail/scheme_sum.hpp>
 
@@ -105,16 +106,32 @@ struct io_types<stored_io<Stored, Out, IoPol>, T, Op, Pol> {
 // S, A: the summation scheme and accumulator type of sum reductions
 // (reductions/detail/scheme_sum.hpp); other reductions ignore them. T: the
 // type evaluated in; Io: how the arguments and output are stored (above).
+// Final chunks (lowering/final_chunks.hpp, final_chunks.hpp here): a sum of
+// a formula at least KOPS_GPU_OUTPUT_CHUNK_MIN_DIM wide, the sum accumulated
+// in the data's type (block or direct sums), on T arrays: the output row (or
+// GPU_2D's partial row) is the accumulator, the formula evaluated a tile of
+// pairs and 32 output components (16 in double) at a time.
+// Output components per final chunk: 32 in float, 16 in double (the chunk's
+// accumulator, the row's chunk and the tile's parts stay in registers).
+template <class T> inline constexpr int final_chunk_width = sizeof(T) > 4 ? 16 : 32;
+template <class Red, class T, sum_scheme S, dtype_acc A, class Io, class F, category RedCat>
+constexpr bool final_chunked() {
+  if constexpr (F::dim < KOPS_GPU_OUTPUT_CHUNK_MIN_DIM || !std::is_same_v<typename Red::op, kops::sum_op> ||
+                S == sum_scheme::kahan || A != dtype_acc::same || !std::is_same_v<Io, plain_io> ||
+                requires { Red::out_stride; })
+    return false;
+  else return kops::detail::final_plan<F, RedCat, final_chunk_width<T>>::ok;
+}
+
 template <class Red, class T, precision P, sum_scheme S = default_sum_scheme, dtype_acc A = dtype_acc::same,
           class Io = plain_io>
 struct kernel_traits {
   using reduction = Red;
   using formula = gpu_formula_t<Red, T, P>;
-  // Block sums are flushed by reduce_range once per group of tiles (CallerFlushes).
-  using op = kops::detail::accumulation_op_t<typename Red::op, S, A, true>;
-  // The variables kept in registers (row, parameters) and in the tile (reduced
-  // axis): those the formula reads whole.
-  using signature = layout_signature_t<typename Red::signature, formula>;
+  // Staged: the chunked sums evaluated a tile of pairs at a time, each chunk of
+  // a row's wide variables read once per tile (chunk_loop.hpp); a chunked
+  // formula without the staged form reads them once per pair and chunk.
+  using plan = kops::detail::chunk_plan<formula>;
   // The formula reads some variable chunk by chunk, from global memory.
   // (A pass of an output in chunks, detail/output_chunks.hpp, reads its wide
   // variables at moved pointers: strided_output, out_stride.)
@@ -124,14 +141,24 @@ struct kernel_traits {
       return !std::is_same_v<formula, gpu_unchunked_formula_t<Red, T, P>>;
     else return false;
   }();
-  // Staged: the chunked sums evaluated a tile of pairs at a time, each chunk of
-  // a row's wide variables read once per tile (chunk_loop.hpp); a chunked
-  // formula without the staged form reads them once per pair and chunk.
-  using plan = kops::detail::chunk_plan<formula>;
   static constexpr bool staged = [] {
     if constexpr (chunked) return plan::ok;
     else return false;
   }();
+  // Final chunks (above): the dimension-1 parts of the formula that vary with
+  // the pair, computed once per pair (from the staged sums' parts when staged),
+  // then the formula over final_chunk_width output components at a time.
+  using final_source = std::conditional_t<staged, typename plan::outer, formula>;
+  static constexpr bool final_chunks = final_chunked<Red, T, S, A, Io, final_source, Red::red_cat>();
+  using final_plan = kops::detail::final_plan<final_source, Red::red_cat, final_chunk_width<T>>;
+  // Block sums are flushed by reduce_range once per group of tiles (CallerFlushes);
+  // final chunks add each tile's partial sums to the output row (a plain sum).
+  using op = std::conditional_t<final_chunks, kops::sum_op, kops::detail::accumulation_op_t<typename Red::op, S, A, true>>;
+  // The variables kept in registers (row, parameters) and in the tile (reduced
+  // axis): those the formula reads whole.
+  using signature = layout_signature_t<
+      typename Red::signature,
+      std::conditional_t<final_chunks, typename kops::detail::final_reads<final_plan>::type, formula>>;
   using math = math_for<P>;
   using value_type = T;
   using io = io_types<Io, T, op, policy<P, S, A>>;
@@ -162,11 +189,18 @@ struct kernel_traits {
   static constexpr int block = 192;
   // Reduced-axis indices per tile: one per thread, fewer when the reduced
   // variables are so wide that a block's worth would not fit.
+  // The chunk buffer (chunk_loop.hpp, final_chunks.hpp): per tile row, the
+  // largest of the staged sums' chunk and the output chunk's wide variables.
+  static constexpr int buffer_row = [] {
+    const int sums = staged ? plan::template count<red_cat> * plan::chunk : 0;
+    const int outs = final_chunks ? final_plan::template count<red_cat> * final_plan::chunk : 0;
+    return sums > outs ? sums : outs;
+  }();
   static constexpr int tile = [] {
-    if constexpr (staged) {
+    if constexpr (staged || final_chunks) {
       // A tile's parts live in registers: at most 32 per chunked sum; fewer
       // when the reduced-axis variables read whole are wide.
-      const std::size_t row = (std::size_t(red_dims) + plan::template count<red_cat> * plan::chunk) * sizeof(T);
+      const std::size_t row = (std::size_t(red_dims) + buffer_row) * sizeof(T);
       const std::size_t fit = row == 0 ? 32 : max_shared_bytes / row;
       return int(fit < 32 ? fit : 32);
     } else if constexpr (red_dims == 0) {
@@ -181,8 +215,7 @@ struct kernel_traits {
                 "per index; the GPU backend cannot tile them");
   // The tile, and in the staged form the chunk buffer after it (chunk_loop.hpp).
   static constexpr std::size_t shared_bytes = [] {
-    if constexpr (staged)
-      return std::size_t(tile) * (red_dims + plan::template count<red_cat> * plan::chunk) * sizeof(T);
+    if constexpr (staged || final_chunks) return std::size_t(tile) * (red_dims + buffer_row) * sizeof(T);
     else return std::size_t(tile) * red_dims * sizeof(T);
   }();
   // Reduced-axis rows this narrow are copied from the tile to registers before

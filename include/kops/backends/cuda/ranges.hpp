@@ -62,6 +62,15 @@ __device__ KOPS_INLINE void ranged_block(const typename K::args_type& a, const r
   load_row<K>(ctx, a, row, valid);
   std::int64_t t = task.t0;
   while (t < task.t1 && reduced[t].begin == reduced[t].end) ++t;
+  if constexpr (K::final_chunks) {
+    // The output row, or the piece's row in scratch, is the accumulator (final_chunks.hpp).
+    typename K::value_type* dst = nullptr;
+    if (valid)
+      dst = final_row<K>(Split ? &scratch[std::int64_t(blockIdx.x) * K::block + threadIdx.x].s[0]
+                               : out + row * out_stride_v<Red>);
+    for (; t < task.t1; ++t) fold_range_final<K>(dst, ctx, a, row, valid, reduced[t].begin, reduced[t].end);
+    return;
+  }
   auto acc = K::op::template init<typename K::math, typename K::value_type, K::formula::dim>(
       t < task.t1 ? reduced[t].begin : -1);
   int tiles_unflushed = 0;
