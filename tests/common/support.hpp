@@ -8,6 +8,22 @@
 // configurations the bodies in this folder are stamped out for.
 #pragma once
 
+// KOPS_TEST_FEWER: stamp a few bodies for fewer configurations (one element
+// type, fewer broadcast masks), where they cost build time and add little:
+// the sanitizer builds (KOPS_TEST_SANITIZE, tools/sanitize.sh) and the nvcc
+// build of the GPU tests on a machine without a GPU, where they are compiled,
+// never run (KOPS_TEST_COMPILE_ONLY, tools/test.sh). Each place says what it keeps.
+#if defined(KOPS_TEST_SANITIZE) || defined(KOPS_TEST_COMPILE_ONLY)
+#define KOPS_TEST_FEWER 1
+#endif
+// The element types of a body whose two types run the same loops (the
+// sanitizer builds: float only).
+#if defined(KOPS_TEST_FEWER)
+#define KOPS_TEST_REAL_TYPES float
+#else
+#define KOPS_TEST_REAL_TYPES float, double
+#endif
+
 #include <catch2/catch.hpp>
 
 #include <cmath>

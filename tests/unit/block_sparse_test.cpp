@@ -45,7 +45,8 @@ void check_ranged(Red red, std::int64_t M, std::int64_t N, const kops::block_spa
 
 } // namespace
 
-TEMPLATE_TEST_CASE("block_sparsity: every reduction, both axes, random structures", "[block_sparse]", float, double) {
+TEMPLATE_TEST_CASE("block_sparsity: every reduction, both axes, random structures", "[block_sparse]",
+                   KOPS_TEST_REAL_TYPES) {
   using T = TestType;
   constexpr auto x = kops::vi<0, 3>;
   constexpr auto y = kops::vj<1, 3>;
@@ -86,7 +87,7 @@ TEMPLATE_TEST_CASE("block_sparsity: every reduction, both axes, random structure
   }
 }
 
-TEMPLATE_TEST_CASE("block_sparsity: policies and summation schemes", "[block_sparse]", float, double) {
+TEMPLATE_TEST_CASE("block_sparsity: policies and summation schemes", "[block_sparse]", KOPS_TEST_REAL_TYPES) {
   using T = TestType;
   constexpr auto x = kops::vi<0, 3>;
   constexpr auto y = kops::vj<1, 3>;

@@ -16,7 +16,7 @@
 
 // (The sanitizer builds, tools/sanitize.sh, run the body in half only: the two
 // types differ only in their conversions, which the cases below test in full.)
-#if defined(KOPS_TEST_SANITIZE)
+#if defined(KOPS_TEST_FEWER)
 #define KOPS_TEST_CONFIGS_16 (kops_test::cfg<kops_test::kokkos_backend, kops::half>)
 #else
 #define KOPS_TEST_CONFIGS_16 \

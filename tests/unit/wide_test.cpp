@@ -6,7 +6,7 @@
 
 // (The sanitizer builds, tools/sanitize.sh, stamp the body and the gradients
 // for one element type each: the two types run the same loops; CI time.)
-#if defined(KOPS_TEST_SANITIZE)
+#if defined(KOPS_TEST_FEWER)
 #define KOPS_TEST_CONFIGS_WIDE (kops_test::cfg<kops_test::kokkos_backend, float>)
 #define KOPS_TEST_WIDE_GRAD_TYPES double
 #else
