@@ -32,6 +32,8 @@ CSV="$BUILD/wide.csv"
 echo "impl,D,M,N,seconds,pairs_per_s,max_rel_err" | tee "$CSV"
 "${PIN[@]}" "$wide" --m "$M" --n "$N" --reps "$REPS" --dump "$data" | tee -a "$CSV"
 "${PIN[@]}" "$unchunked" --m "$M" --n "$N" --reps 1 | tee -a "$CSV"
+# The gradient w.r.t. x (final chunks on the CPU), same data and sizes.
+"${PIN[@]}" "$wide" --grad --m "$M" --n "$N" --reps "$REPS" | tee -a "$CSV"
 # The dimension sweep at M = N = 4000, chunked and not.
 "${PIN[@]}" "$wide" --sweep --m 4000 --n 4000 --reps "$REPS" | tee -a "$CSV"
 "${PIN[@]}" "$unchunked" --sweep --m 4000 --n 4000 --reps "$REPS" | tee -a "$CSV"

@@ -68,6 +68,25 @@ static_assert(!kops::detail::output_chunked_v<host, decltype(kops::sum_reduction
 static_assert(!kops::detail::output_chunked_v<host, decltype(kops::sum_reduction(k3 * kops::vj<70, 1000>, kops::axis_j))>);
 static_assert(kops::detail::output_chunked_v<host, decltype(kops::sum_reduction(k3 * kops::vj<63, 1000>, kops::axis_j))>);
 
+// Final chunks on the CPU (block_kernel::final_chunks): the gradient w.r.t. the
+// 784-wide x (its sqdist staged, its one part s once per pair, the output 8
+// components at a time, each chunk its own accumulator), under every scheme;
+// a wide row variable times a narrow kernel; not an output in passes (K b), not
+// a reduction other than a sum, not a narrow output.
+template <class Red, class T = float, kops::sum_scheme S = kops::sum_scheme::block>
+using cpu_kernel =
+    kops::kokkos::detail::block_kernel<Red, T, T, kops::policy<kops::precision::accurate, S, kops::dtype_acc::same>>;
+using KG = cpu_kernel<grad784>;
+static_assert(KG::final_chunks && KG::staged && KG::FinalPlan::nscalars == 1 && KG::FinalPlan::chunk == 8);
+static_assert(KG::Op::chunks == 98 && KG::Op::tail == 0);
+static_assert(cpu_kernel<grad784, double, kops::sum_scheme::kahan>::final_chunks);
+static_assert(cpu_kernel<grad784, kops::half, kops::sum_scheme::direct>::final_chunks);
+using krow = decltype(kops::sum_reduction(k3 * kops::vi<2, 1000>, kops::axis_j));
+static_assert(cpu_kernel<krow>::final_chunks && !cpu_kernel<krow>::staged && cpu_kernel<krow>::Op::tail == 0);
+static_assert(!cpu_kernel<kops::detail::output_chunk_passes<kb, 32>::full>::final_chunks);
+static_assert(!cpu_kernel<decltype(kops::max_reduction(k3 * kops::vi<2, 1000>, kops::axis_j))>::final_chunks);
+static_assert(!cpu_kernel<gauss784>::final_chunks && !cpu_kernel<gauss3>::final_chunks);
+
 } // namespace
 
 TEMPLATE_TEST_CASE("wide variables: gradients at D = 784 against the reference and finite differences", "[wide]",

@@ -31,14 +31,15 @@ namespace kops::cuda::detail {
 
 // The context a chunk body is evaluated in: wide variables from the staged
 // chunk (row and parameters: registers; reduced axis: the buffer row of the
-// pair), everything else from the thread's tile_context.
-template <class K, int C2>
+// pair), everything else from the thread's tile_context. (Plan: the staged
+// sums' plan, or final chunks' plan: final_chunks.hpp's final_context.)
+template <class K, int C2, class Plan_ = typename K::plan>
 struct staged_context {
   using value_type = typename K::value_type;
   using scalar_type = typename K::value_type;
   using math = typename K::math;
   using T = value_type;
-  using Plan = typename K::plan;
+  using Plan = Plan_;
   const tile_context<K>& base;
   const T* rowc;  // [position][k], Plan::count<row_cat> positions
   const T* prmc;  // [position][k], parameters
@@ -154,6 +155,34 @@ __device__ KOPS_INLINE void chunk_step(Part (&part)[K::tile], tile_context<K>& c
   }
 }
 
+// The block loads the tile [j0, j0 + len) of the narrow reduced-axis variables
+// (those read whole) into shared memory, between barriers.
+template <class K>
+__device__ KOPS_INLINE void load_narrow_tile(typename K::value_type* tile, const typename K::args_type& a,
+                                             std::int64_t j0, int len) {
+  if constexpr (K::red_dims > 0) {
+    __syncthreads();
+    tile_loader<K>::load(tile, a.p, j0, len);
+    __syncthreads();
+  }
+}
+
+// part[jj][s] <- chunked sum s at the tile's pair jj: the chunk loop (file comment).
+template <class K, class Part>
+__device__ KOPS_INLINE void stage_sums(Part (&part)[K::tile], tile_context<K>& ctx, const typename K::args_type& a,
+                                       typename K::value_type* tile, typename K::value_type* buf, std::int64_t j0,
+                                       int len, bool valid) {
+  using T = typename K::value_type;
+  using Plan = typename K::plan;
+  constexpr int CH = Plan::chunk, W = Plan::width;
+#pragma unroll
+  for (int jj = 0; jj < K::tile; ++jj)
+#pragma unroll
+    for (int s = 0; s < Plan::nsums; ++s) part[jj][s] = vec<T, 1>{{T(0)}};
+  for (int k0 = 0; k0 + CH <= W; k0 += CH) chunk_step<K, CH>(part, ctx, a, tile, buf, j0, len, k0, valid);
+  if constexpr (W % CH != 0) chunk_step<K, W % CH>(part, ctx, a, tile, buf, j0, len, W - W % CH, valid);
+}
+
 // acc <- acc followed by the terms [jb, je) (file comment).
 template <class K, class Acc>
 __device__ KOPS_INLINE void fold_range_staged(Acc& acc, tile_context<K>& ctx, int& tiles_unflushed,
@@ -164,7 +193,7 @@ __device__ KOPS_INLINE void fold_range_staged(Acc& acc, tile_context<K>& ctx, in
   using Op = typename K::op;
   using Plan = typename K::plan;
   using Outer = typename Plan::outer;
-  constexpr int TB = K::tile, CH = Plan::chunk, W = Plan::width;
+  constexpr int TB = K::tile;
   using Part = vec<T, 1>[Plan::nsums];
 
   T* tile = shared_tile<T>();
@@ -175,18 +204,9 @@ __device__ KOPS_INLINE void fold_range_staged(Acc& acc, tile_context<K>& ctx, in
   }();
   for (std::int64_t j0 = jb; j0 < je; j0 += TB) {
     const int len = je - j0 < TB ? int(je - j0) : TB;
-    if constexpr (K::red_dims > 0) {
-      __syncthreads();
-      tile_loader<K>::load(tile, a.p, j0, len);
-      __syncthreads();
-    }
+    load_narrow_tile<K>(tile, a, j0, len);
     Part part[TB];
-#pragma unroll
-    for (int jj = 0; jj < TB; ++jj)
-#pragma unroll
-      for (int s = 0; s < Plan::nsums; ++s) part[jj][s] = vec<T, 1>{{T(0)}};
-    for (int k0 = 0; k0 + CH <= W; k0 += CH) chunk_step<K, CH>(part, ctx, a, tile, buf, j0, len, k0, valid);
-    if constexpr (W % CH != 0) chunk_step<K, W % CH>(part, ctx, a, tile, buf, j0, len, W - W % CH, valid);
+    stage_sums<K>(part, ctx, a, tile, buf, j0, len, valid);
     if (valid) {
 #pragma unroll
       for (int jj = 0; jj < TB; ++jj) {

@@ -27,40 +27,19 @@
 
 namespace kops::cuda::detail {
 
-// The context an output chunk is evaluated in: the pair's parts as slots,
-// the staged chunk of the wide variables (row and parameters: registers;
-// reduced axis: the buffer row of the pair), everything else from the
-// thread's tile_context.
+// The context an output chunk is evaluated in: chunk_loop.hpp's staged
+// context over the final chunks' plan (the staged chunk of the wide
+// variables, everything else from the thread's tile_context), and the pair's
+// parts as slots.
 template <class K, int C2>
-struct final_context {
-  using value_type = typename K::value_type;
-  using scalar_type = typename K::value_type;
-  using math = typename K::math;
-  using T = value_type;
+struct final_context : staged_context<K, C2, typename K::final_plan> {
   using Plan = typename K::final_plan;
-  const tile_context<K>& base;
-  const vec<T, 1>* scal;  // [q], the pair's parts
-  const T* rowc;          // [position][k]
-  const T* prmc;
-  const T* redc;
+  const vec<typename K::value_type, 1>* scal;  // [q], the pair's parts
 
-  template <category C, int I, int D>
-  KOPS_HD KOPS_INLINE vec<T, D> load() const {
-    return base.template load<C, I, D>();
-  }
   template <int S, int D>
-  KOPS_HD KOPS_INLINE const vec<T, 1>& slot() const {
+  KOPS_HD KOPS_INLINE const vec<typename K::value_type, 1>& slot() const {
     static_assert(S >= Plan::slot0 && D == 1, "kops: internal error, a slot outside the final chunks' parts");
     return scal[S - Plan::slot0];
-  }
-  template <category C, int I, int D, int CH>
-  KOPS_HD KOPS_INLINE vec<T, CH> load_range(int) const {
-    static_assert(CH == C2, "kops: internal error, a final chunk of another width");
-    constexpr int at = Plan::template position<C, I> * C2;
-    const T* src = C == K::row_cat ? rowc : C == category::param ? prmc : redc;
-    vec<T, CH> out;
-    for (int k = 0; k < CH; ++k) out[k] = src[at + k];
-    return out;
   }
 };
 
@@ -98,7 +77,7 @@ __device__ KOPS_INLINE void final_step(typename K::value_type* dst, const Scal (
 #pragma unroll
     for (int jj = 0; jj < K::tile; ++jj) {
       if (jj < len) {
-        const final_context<K, C2> fc{ctx, scal[jj], rowc, prmc, buf + jj * (NW > 0 ? NW * C2 : 0)};
+        const final_context<K, C2> fc{{ctx, rowc, prmc, buf + jj * (NW > 0 ? NW * C2 : 0)}, scal[jj]};
         const kops::detail::chunk_context<final_context<K, C2>> cc{fc, c0};
         const auto v = Body::eval(cc);
 #pragma unroll
@@ -125,11 +104,7 @@ __device__ KOPS_INLINE void fold_range_final(typename K::value_type* dst, tile_c
   T* buf = tile + TB * K::red_dims;
   for (std::int64_t j0 = jb; j0 < je; j0 += TB) {
     const int len = je - j0 < TB ? int(je - j0) : TB;
-    if constexpr (K::red_dims > 0) {
-      __syncthreads();
-      tile_loader<K>::load(tile, a.p, j0, len);
-      __syncthreads();
-    }
+    load_narrow_tile<K>(tile, a, j0, len);
     Scal scal[TB];
     // The parts of the tile's pairs (rows past the end of the tile: the last
     // loaded row's, never used).
@@ -151,15 +126,7 @@ __device__ KOPS_INLINE void fold_range_final(typename K::value_type* dst, tile_c
       using Plan = typename K::plan;
       using Part = vec<T, 1>[Plan::nsums];
       Part part[TB];
-#pragma unroll
-      for (int jj = 0; jj < TB; ++jj)
-#pragma unroll
-        for (int s = 0; s < Plan::nsums; ++s) part[jj][s] = vec<T, 1>{{T(0)}};
-      for (int k0 = 0; k0 + Plan::chunk <= Plan::width; k0 += Plan::chunk)
-        chunk_step<K, Plan::chunk>(part, ctx, a, tile, buf, j0, len, k0, valid);
-      if constexpr (Plan::width % Plan::chunk != 0)
-        chunk_step<K, Plan::width % Plan::chunk>(part, ctx, a, tile, buf, j0, len,
-                                                 Plan::width - Plan::width % Plan::chunk, valid);
+      stage_sums<K>(part, ctx, a, tile, buf, j0, len, valid);
       parts([&](int jj) { return parts_context<K, Part>{ctx, part[jj]}; });
     } else {
       parts([&](int) -> const tile_context<K>& { return ctx; });

@@ -26,7 +26,9 @@
 #include <kops/detail/arguments.hpp>
 #include <kops/lowering/chunk.hpp>
 #include <kops/lowering/chunk_plan.hpp>
+#include <kops/lowering/final_chunks.hpp>
 #include <kops/lowering/lower.hpp>
+#include <kops/reductions/detail/chunked_acc.hpp>
 #include <kops/reductions/detail/scheme_sum.hpp>
 #include <kops/reductions/reduction.hpp>
 
@@ -105,10 +107,39 @@ struct block_kernel {
   // invariant factors; the accurate one exp(a b), b invariant, as exp_scaled(a, b)
   // (lowering/lower.hpp); repeated sub-formulas are evaluated once.
   using F = cpu_formula_t<Red, Pr>;
+  using Sig = typename Red::signature;
+
+  // Staged chunked sums (lowering/chunk_plan.hpp): the chunk loop outside a
+  // group of R reduced indices, so that each chunk of the rows' tile is read
+  // once per group instead of once per index (see staged_terms).
+  using Plan = kops::detail::chunk_plan<F>;
+  static constexpr bool staged = [] {
+    if constexpr (kops::detail::widest_slot<Sig>::value >= cpu_chunk_min_dim) return Plan::ok;
+    else return false;
+  }();
+  static constexpr int R = 8;
+
+  // Final chunks (lowering/final_chunks.hpp): a sum of a wide formula
+  // element-wise over its dimension (the gradient of a wide Gaussian w.r.t.
+  // x, 2 (x_i - y_j) s(x_i, y_j)): per group of R reduced indices, the
+  // formula's dimension-1 parts that vary with the pair once per pair (s,
+  // from the staged sums), then the output cpu_chunk components at a time,
+  // each chunk folded into its own accumulator (chunked_acc_op): no pair
+  // evaluates a W-wide temporary (see final_terms). Any summation scheme and
+  // accumulator type, the same values as the whole-row evaluation.
+  using FinalSource = std::conditional_t<staged, typename Plan::outer, F>;
+  using FinalPlan = kops::detail::final_plan<FinalSource, Red::red_cat, cpu_chunk>;
+  static constexpr bool final_chunks = [] {
+    if constexpr (F::dim < cpu_chunk_min_dim || !std::is_same_v<typename Red::op, kops::sum_op> ||
+                  requires { Red::out_stride; })
+      return false;
+    else return FinalPlan::ok;
+  }();
+
   // sum_op under a summation scheme / accumulator type: reductions/detail/scheme_sum.hpp.
   // Block sums are flushed by the loop below (no per-term counter).
-  using Op = kops::detail::accumulation_op_t<typename Red::op, Pol::scheme, Pol::acc, true>;
-  using Sig = typename Red::signature;
+  using BaseOp = kops::detail::accumulation_op_t<typename Red::op, Pol::scheme, Pol::acc, true>;
+  using Op = std::conditional_t<final_chunks, kops::detail::chunked_acc_op<BaseOp, F::dim, cpu_chunk>, BaseOp>;
   // A pack is one SIMD register; a block holds U packs whose evaluations are
   // independent, so their dependency chains (the exp polynomial, say)
   // interleave and fill the pipelines.
@@ -122,16 +153,6 @@ struct block_kernel {
   static constexpr int tile_size = (tile_dims > 0 ? tile_dims : 1) * L;
 
   using Acc = decltype(Op::template init<Math, P, F::dim>(0));
-
-  // Staged chunked sums (lowering/chunk_plan.hpp): the chunk loop outside a
-  // group of R reduced indices, so that each chunk of the rows' tile is read
-  // once per group instead of once per index (see staged_terms).
-  using Plan = kops::detail::chunk_plan<F>;
-  static constexpr bool staged = [] {
-    if constexpr (kops::detail::widest_slot<Sig>::value >= cpu_chunk_min_dim) return Plan::ok;
-    else return false;
-  }();
-  static constexpr int R = 8;
 
   const T* const* args;
   Out* out;
@@ -150,8 +171,10 @@ struct block_kernel {
   // by a third but cost 1.5% of the fast policy's speed on full blocks
   // (bench_cpu, docs/performance.md "Compile time").
   // The context of the rest of a staged formula (Plan::outer): the block's
-  // context, and the chunked sums' values as Slot<Plan::slot0 + s>.
-  struct parts_context {
+  // context, and the chunked sums' values as Slot<Plan::slot0 + s>; with
+  // Slot0 = FinalPlan::slot0, a final chunk's (final_terms): the pair's parts.
+  template <int Slot0>
+  struct slot_context {
     using value_type = P;
     using scalar_type = C;
     using math = Math;
@@ -167,9 +190,10 @@ struct block_kernel {
     }
     template <int S, int D>
     KOPS_INLINE const vec<P, 1>& slot() const {
-      return part[S - Plan::slot0];
+      return part[S - Slot0];
     }
   };
+  using parts_context = slot_context<Plan::slot0>;
 
   // part[rr][u][s] += chunk [k0, k0 + C2) of sum s at term r + rr (clamped to
   // the n terms of the group) of pack u: every pack and index of the group on
@@ -190,19 +214,25 @@ struct block_kernel {
       }
     }
   }
+  // part[rr][u][s] <- chunked sum s at the terms r + [0, n) of pack u.
+  template <bool Shifted>
+  KOPS_INLINE void stage_parts(vec<P, 1> (&part)[R][U][Plan::nsums], context (&ctx)[U],
+                               const std::int64_t (&shift)[U], const std::int64_t r, const int n) const {
+    constexpr int CH = Plan::chunk, W = Plan::width;
+    for (int rr = 0; rr < R; ++rr)
+      for (int u = 0; u < U; ++u)
+        for (int s = 0; s < Plan::nsums; ++s) part[rr][u][s][0] = P(C(0));
+    for (int k0 = 0; k0 + CH <= W; k0 += CH) stage_step<Shifted, CH>(part, ctx, shift, r, n, k0);
+    if constexpr (W % CH != 0) stage_step<Shifted, W % CH>(part, ctx, shift, r, n, W - W % CH);
+  }
   // The terms [c0, c1) of a staged formula, R at a time (run_terms).
   template <bool Shifted>
   KOPS_INLINE void staged_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t c0,
                                 const std::int64_t c1) const {
-    constexpr int CH = Plan::chunk, W = Plan::width;
     for (std::int64_t r = c0; r < c1; r += R) {
       const int n = int(std::min<std::int64_t>(R, c1 - r));
       vec<P, 1> part[R][U][Plan::nsums];
-      for (int rr = 0; rr < R; ++rr)
-        for (int u = 0; u < U; ++u)
-          for (int s = 0; s < Plan::nsums; ++s) part[rr][u][s][0] = P(C(0));
-      for (int k0 = 0; k0 + CH <= W; k0 += CH) stage_step<Shifted, CH>(part, ctx, shift, r, n, k0);
-      if constexpr (W % CH != 0) stage_step<Shifted, W % CH>(part, ctx, shift, r, n, W - W % CH);
+      stage_parts<Shifted>(part, ctx, shift, r, n);
       for (int rr = 0; rr < n; ++rr)
         for (int u = 0; u < U; ++u) {
           const std::int64_t ru = Shifted ? r + rr + shift[u] : r + rr;
@@ -213,19 +243,74 @@ struct block_kernel {
     }
   }
 
+  // Final chunks (FinalPlan, above): acc[u] chunk (c0 / CH) <- the terms r +
+  // [0, n) of components [c0, c0 + C2), their parts in scal.
+  template <bool Shifted, int C2, int NS>
+  KOPS_INLINE void final_step(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U],
+                              const vec<P, 1> (&scal)[R][U][NS], const std::int64_t r, const int n, const int c0) const {
+    using Body = std::conditional_t<C2 == FinalPlan::chunk, typename FinalPlan::body, typename FinalPlan::tail_body>;
+    for (int rr = 0; rr < n; ++rr)
+#pragma GCC unroll 2
+      for (int u = 0; u < U; ++u) {
+        const std::int64_t ru = Shifted ? r + rr + shift[u] : r + rr;
+        ctx[u].r = ru;
+        const slot_context<FinalPlan::slot0> fc{ctx[u], scal[rr][u]};
+        const kops::detail::chunk_context<slot_context<FinalPlan::slot0>> cc{fc, c0};
+        auto& a = [&]() -> auto& {
+          if constexpr (C2 == FinalPlan::chunk) return acc[u].c[c0 / C2];
+          else return acc[u].t;
+        }();
+        BaseOp::template accumulate<Math>(a, Body::eval(cc), Math::template index<P>(index0 + ru));
+      }
+  }
+  // The terms [c0, c1) of a formula in final chunks, R at a time (run_terms):
+  // the parts of the group's pairs, then the output chunk by chunk.
+  template <bool Shifted>
+  KOPS_INLINE void final_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t c0,
+                               const std::int64_t c1) const {
+    using Scalars = typename FinalPlan::scalars;
+    constexpr int NS = FinalPlan::nscalars > 0 ? FinalPlan::nscalars : 1;
+    constexpr int W = FinalPlan::width, CH = FinalPlan::chunk;
+    for (std::int64_t r = c0; r < c1; r += R) {
+      const int n = int(std::min<std::int64_t>(R, c1 - r));
+      vec<P, 1> scal[R][U][NS];
+      auto parts = [&](auto&& context_of) {
+        for (int rr = 0; rr < n; ++rr)
+          for (int u = 0; u < U; ++u) {
+            ctx[u].r = Shifted ? r + rr + shift[u] : r + rr;
+            [[maybe_unused]] const auto& c = context_of(rr, u);
+            [&]<int... Q>(std::integer_sequence<int, Q...>) {
+              ((scal[rr][u][Q] = Scalars::template at<Q>::eval(c)), ...);
+            }(std::make_integer_sequence<int, FinalPlan::nscalars>{});
+          }
+      };
+      if constexpr (staged) {
+        vec<P, 1> part[R][U][Plan::nsums];
+        stage_parts<Shifted>(part, ctx, shift, r, n);
+        parts([&](int rr, int u) { return parts_context{ctx[u], part[rr][u]}; });
+      } else {
+        parts([&](int, int u) -> const context& { return ctx[u]; });
+      }
+      for (int k0 = 0; k0 + CH <= W; k0 += CH) final_step<Shifted, CH>(acc, ctx, shift, scal, r, n, k0);
+      if constexpr (W % CH != 0) final_step<Shifted, W % CH>(acc, ctx, shift, scal, r, n, W - W % CH);
+    }
+  }
+
   template <bool Shifted>
   KOPS_INLINE void run_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t r0,
                              const std::int64_t r1) const {
     auto terms = [&](std::int64_t c0, std::int64_t c1) {
-      if constexpr (staged) {
+      if constexpr (final_chunks) {
+        final_terms<Shifted>(acc, ctx, shift, c0, c1);
+      } else if constexpr (staged) {
         staged_terms<Shifted>(acc, ctx, shift, c0, c1);
-        return;
-      }
-      for (std::int64_t r = c0; r < c1; ++r) {
-        for (int u = 0; u < U; ++u) {
-          const std::int64_t ru = Shifted ? r + shift[u] : r;
-          ctx[u].r = ru;
-          Op::template accumulate<Math>(acc[u], F::eval(ctx[u]), Math::template index<P>(index0 + ru));
+      } else {
+        for (std::int64_t r = c0; r < c1; ++r) {
+          for (int u = 0; u < U; ++u) {
+            const std::int64_t ru = Shifted ? r + shift[u] : r;
+            ctx[u].r = ru;
+            Op::template accumulate<Math>(acc[u], F::eval(ctx[u]), Math::template index<P>(index0 + ru));
+          }
         }
       }
     };
