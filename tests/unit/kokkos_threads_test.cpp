@@ -162,7 +162,9 @@ void check_every_reduction(Axis axis, std::int64_t M, std::int64_t N) {
   // Gradients: one pass (sum) and two passes (log-sum-exp: a chained reduction).
   // The gradient input e is indexed like the output rows.
   // A wide output in final chunks (block_kernel::final_chunks): the gradient of
-  // a 20-wide Gaussian w.r.t. x, its accumulator two chunks of 8 and a tail of 4.
+  // a 20-wide Gaussian w.r.t. x, its accumulator two chunks of 8 and a tail of 4
+  // (run at the sizes whose automatic plan slices: few rows; CI time under TSan).
+  const bool few_rows = (decltype(gauss)::row_cat == kops::category::i ? M : N) < 100;
   constexpr auto xw = kops::vi<0, 20>;
   constexpr auto yw = kops::vj<1, 20>;
   const auto pxw = random_vector<T>(std::size_t(M) * 20, 5), pyw = random_vector<T>(std::size_t(N) * 20, 6);
@@ -171,12 +173,12 @@ void check_every_reduction(Axis axis, std::int64_t M, std::int64_t N) {
     constexpr auto e = kops::vi<3, 1>;
     check_threads<Pol, T>(kops::grad(gauss, x, e), M, N, X, Y, B, E);
     check_threads<Pol, T>(kops::grad(kops::logsumexp_reduction(-d, axis), x, e), M, N, X, Y, B, E);
-    check_threads<Pol, T>(kops::grad(wide, xw, e), M, N, pxw.data(), pyw.data(), B, E);
+    if (few_rows) check_threads<Pol, T>(kops::grad(wide, xw, e), M, N, pxw.data(), pyw.data(), B, E);
   } else {
     constexpr auto e = kops::vj<3, 1>;
     check_threads<Pol, T>(kops::grad(gauss, x, e), M, N, X, Y, B, E);
     check_threads<Pol, T>(kops::grad(kops::logsumexp_reduction(-d, axis), x, e), M, N, X, Y, B, E);
-    check_threads<Pol, T>(kops::grad(wide, xw, e), M, N, pxw.data(), pyw.data(), B, E);
+    if (few_rows) check_threads<Pol, T>(kops::grad(wide, xw, e), M, N, pxw.data(), pyw.data(), B, E);
   }
 }
 
