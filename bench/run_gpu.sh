@@ -74,7 +74,7 @@ if [[ $built == 0 ]]; then
   echo "== nvcc bench/bench_gpu.cu (${gencode[*]})"
   inc=(-I "$ROOT/include")
   [[ "$BOOST_INCLUDE" == /usr/include ]] || inc+=(-isystem "$BOOST_INCLUDE")  # never re-order the system dirs
-  nvcc -std=c++20 -O3 --expt-relaxed-constexpr --extended-lambda "${gencode[@]}" "${inc[@]}" \
+  nvcc -std=c++20 -O3 --expt-relaxed-constexpr "${gencode[@]}" "${inc[@]}" \
     "$ROOT/bench/bench_gpu.cu" -o "$BIN"
 fi
 

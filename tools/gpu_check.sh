@@ -518,7 +518,7 @@ gc_build() {
   else
     local inc=(-I "$ROOT/include")
     if [ -n "${BOOST_INCLUDE:-}" ] && [ "$BOOST_INCLUDE" != /usr/include ]; then inc+=(-isystem "$BOOST_INCLUDE"); fi
-    local cmd=("$NVCC" -std=c++20 -O3 -DNDEBUG --expt-relaxed-constexpr --extended-lambda
+    local cmd=("$NVCC" -std=c++20 -O3 -DNDEBUG --expt-relaxed-constexpr
                -gencode "arch=compute_${ARCH},code=sm_${ARCH}" "${inc[@]}"
                "$ROOT/examples/gaussian_sum/main.cu" -o "$GC/gaussian_sum_cuda")
     echo "+ ${cmd[*]} &"

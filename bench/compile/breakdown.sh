@@ -25,7 +25,7 @@ rm -rf "$out"/nvcc_* "$out"/clang_* "$out"/gxx_* "$out/sides" "$out/breakdown.md
 kokkos_inc=/usr/include/trilinos
 cxx_flags=(-std=c++20 -O3 -fno-math-errno -Wno-psabi -Iinclude -isystem "$kokkos_inc")   # as run.sh
 nvcc_bin="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
-nvcc_kops=("$nvcc_bin" -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr --extended-lambda -Iinclude)
+nvcc_kops=("$nvcc_bin" -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude)
 . bench/compile/keops15/flags.sh
 keops15=0
 keops15_setup "$out" && keops15=1 || echo "# $keops15_skip" >&2
@@ -100,6 +100,7 @@ if [ -x "$nvcc_bin" ]; then
   nvcc_side kops "kops (b)" bench/compile/gauss_grad.cu "${nvcc_kops[@]}"
   nvcc_side kops_min "kops (b')" bench/compile/gauss_grad_min.cu "${nvcc_kops[@]}"
   if [ $keops15 = 1 ]; then
+    nvcc_side keops15_empty "empty .cu, KeOps 1.5's flags" bench/compile/empty.cu "${keops15_nvcc[@]}"
     nvcc_side keops15 "KeOps 1.5" bench/compile/keops15/gauss_grad.cu "${keops15_nvcc[@]}"
   fi
 else

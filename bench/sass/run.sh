@@ -9,7 +9,7 @@
 # 2. kops: the sources of bench/sass/ (gauss.cu, gauss_grad.cu, argkmin.cu,
 #    logsumexp.cu) in float and double, precision fast and accurate, each compiled
 #    with  nvcc -cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr
-#    --extended-lambda -I include  (+ -Xptxas -v for registers, stack, spills).
+#    -I include  (+ -Xptxas -v for registers, stack, spills).
 # 3. keopscore: the same formulas, its generated source (keops_gen.py) compiled
 #    with the same nvcc and flags plus --use_fast_math (pykeops' default; keopscore
 #    passes -use_fast_math to nvrtc).
@@ -77,7 +77,7 @@ cases=(
   "gauss1024|gauss.cu|-DSASS_D=1024"
   "gauss_grad784|gauss_grad.cu|-DSASS_D=784"
 )
-flags=(-cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr --extended-lambda)
+flags=(-cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr)
 
 jobfile=$out/jobs.txt
 : >"$jobfile"

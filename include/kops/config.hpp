@@ -47,6 +47,19 @@
 // SIMD target of the CPU backend's vector math (backends/kokkos/simd/): KOPS_SIMD_X86
 // is 1 on x86 with SSE2 (simd/x86.hpp then includes the intrinsics), KOPS_SIMD_AVX512
 // is 1 where AVX-512F is enabled as well (one-register intrinsic paths, simd/avx512.hpp).
+// KOPS_KERNEL_BODIES: 1 where the bodies of kops' __global__ functions are
+// compiled: nvcc's device pass (__CUDA_ARCH__ defined), the emulated backend,
+// and any non-CUDA compiler. nvcc's host pass (cudafe++, then the host
+// compiler) sees empty bodies: it replaces every kernel body with a launch stub
+// anyway, and without them its EDG front end does not instantiate the device
+// code of every kernel a second time (each kernel's signature, and hence which
+// kernels exist, is the same in both passes, as CUDA requires).
+#if defined(__CUDA_ARCH__) || defined(KOPS_CUDA_EMULATED) || !defined(__CUDACC__)
+#define KOPS_KERNEL_BODIES 1
+#else
+#define KOPS_KERNEL_BODIES 0
+#endif
+
 #if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__))
 #define KOPS_SIMD_X86 1
 #else

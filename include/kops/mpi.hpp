@@ -77,7 +77,6 @@
 #include <cstring>
 #include <limits>
 #include <string>
-#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -204,7 +203,7 @@ template <class Red, category C, class T, class Out>
   // This rank's own checks, as kops::kokkos::eval makes them; a k-min's K
   // terms are counted on the whole split axis below. A failed check leaves
   // its message in `own` (reported only once every rank knows the outcome).
-  std::string own;
+  kops::detail::message own;
   {
     auto info = kops::detail::call_info_of<Red>::value;
     if (Red::red_cat == C) info.min_terms = 0;
@@ -388,7 +387,7 @@ template <class Red>
                                                std::int64_t Ng) {
   int rank = 0;
   if (!check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank")) return false;
-  std::string own;
+  kops::detail::message own;
   const bool ok = kops::detail::check_sparsity_for<Red>(where, g, Mg, Ng, &own);
   // Hashed only when valid (an invalid one may hold pointers that must not be read).
   const std::int64_t h = ok ? sparsity_hash(g) : 0;
@@ -436,7 +435,7 @@ void eval(Red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, Out*
   if constexpr (policies && tail) {
     kops::detail::split_call(
         type_list<block_sparsity>{},
-        [&]<class... Args>(const std::tuple<block_sparsity>& opts, const Args*... args) {
+        [&]<class... Args>(const kops::detail::option_set<block_sparsity>& opts, const Args*... args) {
           if constexpr (kops::detail::check_eval_call<Red, Out, Args...>()) {
             using T = kops::detail::call_element_t<Out, Args...>;
             static_assert(!kops::detail::is_16bit_v<T>,
@@ -449,7 +448,7 @@ void eval(Red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, Out*
               return;
             detail::mpi_backend<C> be{detail::where, comm, s};
             if constexpr (ranged) {
-              const block_sparsity& g = std::get<0>(opts);
+              const block_sparsity& g = kops::detail::get_option<block_sparsity>(opts);
               // The structure's indices are global: the split axis has s.total.
               const std::int64_t Mg = C == category::i ? s.total : M, Ng = C == category::j ? s.total : N;
               if (!detail::check_sparsity_collectively<Red>(comm, g, Mg, Ng)) return;

@@ -411,7 +411,7 @@ def compile_cmd(args, root: pathlib.Path, u: Unit, obj_only: bool, out: pathlib.
     incs = [f"-I{root / 'include'}", f"-I{root / 'tests' / 'docs'}", f"-I{root / 'tests' / 'conformance'}"]
     if u.lang == "cuda":
         return ([args.nvcc, "-std=c++20", f"-arch={args.cuda_arch}", "--expt-relaxed-constexpr",
-                 "--extended-lambda", "-O1", "-Xcompiler=-Wall", "-Xcompiler=-fdiagnostics-color=never"]
+                 "-O1", "-Xcompiler=-Wall", "-Xcompiler=-fdiagnostics-color=never"]
                 + incs + shlex.split(args.cxxflags) + ["-c", str(u.path), "-o", str(out)])
     cmd = ([args.cxx, "-std=c++20", "-O1", "-Wall", "-Wextra", "-fno-math-errno", "-Wno-psabi",
             "-fdiagnostics-color=never"] + incs + ["-isystem", args.kokkos_include]

@@ -33,3 +33,29 @@ TEST_CASE("null pointers are a kops::error naming the argument", "[errors]") {
 TEST_CASE("kops::error is a std::runtime_error", "[errors]") {
   STATIC_REQUIRE(std::is_base_of_v<std::runtime_error, kops::error>);
 }
+
+// The message type of the error paths (core/error.hpp): printf-formatted at
+// any length, moved without copying, reported as the kops::error's what().
+TEST_CASE("error messages are formatted whole, at any length", "[errors]") {
+  const std::string name(3000, 'n');
+  kops::detail::message m = kops::detail::format("%s: %lld %s|", "where", 42LL, name.c_str());
+  REQUIRE_FALSE(m.empty());
+  const std::string expected = "where: 42 " + name + "|";
+  CHECK(std::string(m.c_str()) == expected);
+  kops::detail::message moved(static_cast<kops::detail::message&&>(m));
+  CHECK(m.empty());
+  CHECK(std::string(m.c_str()).empty());
+  CHECK(std::string(moved.c_str()) == expected);
+  kops::detail::message other = kops::detail::format("%d", 7);
+  other = static_cast<kops::detail::message&&>(moved);
+  CHECK(std::string(other.c_str()) == expected);
+  CHECK(kops::detail::message{}.empty());
+  try {
+    kops::detail::fail("%s and %d", name.c_str(), -3);
+    FAIL("kops::detail::fail returned");
+  } catch (const kops::error& e) {
+    CHECK(std::string(e.what()) == name + " and -3");
+  }
+  CHECK(std::string(kops::error("plain").what()) == "plain");
+  CHECK(std::string(kops::error(std::string("from a string")).what()) == "from a string");
+}

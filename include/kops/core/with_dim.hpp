@@ -15,7 +15,6 @@
 #pragma once
 
 #include <cstdio>
-#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -40,12 +39,14 @@ constexpr bool valid_dim_list() {
 
 // "1, 2, 3": the list, for messages (built only on the error path).
 template <int... Ds>
-std::string dim_list() {
-  std::string s;
-  char one[16];
-  ((std::snprintf(one, sizeof one, s.empty() ? "%d" : ", %d", Ds), s += one), ...);
-  return s;
-}
+struct dim_list {
+  char text[16 * sizeof...(Ds) + 1] = {};
+  dim_list() {
+    int n = 0;
+    ((n += std::snprintf(text + n, sizeof text - std::size_t(n), n == 0 ? "%d" : ", %d", Ds)), ...);
+  }
+  const char* c_str() const { return text; }
+};
 
 // Reports d as outside the list (kops::error, or the handler without
 // exceptions); `which` names the argument for with_dims ("" for with_dim).

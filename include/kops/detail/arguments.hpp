@@ -5,7 +5,6 @@
 #include <cstdarg>
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <type_traits>
 #include <utility>
 
@@ -158,13 +157,13 @@ inline bool overlapping(const void* a, std::uint64_t na, const void* b, std::uin
 // without exceptions, the error handler called) when `why` is null; into *why
 // when it is not (kops::mpi collects every rank's verdict before any rank
 // reports). Returns false, the check's verdict; the message is built only here.
-__attribute__((noinline, cold, format(printf, 2, 3))) inline bool reject(std::string* why, const char* fmt, ...) {
+__attribute__((noinline, cold, format(printf, 2, 3))) inline bool reject(message* why, const char* fmt, ...) {
   std::va_list ap;
   va_start(ap, fmt);
-  std::string s = vformat(fmt, ap);
+  message m = vformat(fmt, ap);
   va_end(ap);
-  if (why == nullptr) return report(s);
-  *why = std::move(s);
+  if (why == nullptr) return report(m);
+  *why = static_cast<message&&>(m);
   return false;
 }
 
@@ -173,7 +172,7 @@ __attribute__((noinline, cold, format(printf, 2, 3))) inline bool reject(std::st
 // returns false.
 [[nodiscard, gnu::noinline]] inline bool check_arguments_impl(const char* where, const call_info& c, std::int64_t M,
                                                                std::int64_t N, const void* out,
-                                                               const void* const* args, std::string* why = nullptr) {
+                                                               const void* const* args, message* why = nullptr) {
   // The message is built only on the error path: a successful call allocates
   // nothing (examples/embedded counts operator new in its time loop).
   if (M < 0) return reject(why, "%s: M (the number of i rows) must be >= 0, got %lld", where, (long long)M);
@@ -208,7 +207,7 @@ __attribute__((noinline, cold, format(printf, 2, 3))) inline bool reject(std::st
 [[nodiscard, gnu::noinline]] inline bool check_no_overlap_impl(const char* where, const call_info& c,
                                                                 std::int64_t M, std::int64_t N, const void* out,
                                                                 const void* const* args, std::size_t out_size,
-                                                                std::size_t arg_size, std::string* why = nullptr,
+                                                                std::size_t arg_size, message* why = nullptr,
                                                                 std::int64_t batches = 1,
                                                                 const bool* per_batch = nullptr,
                                                                 std::int64_t out_batches = 1) {

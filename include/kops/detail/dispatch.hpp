@@ -21,8 +21,6 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <string>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -65,11 +63,37 @@ constexpr std::size_t leading_pointers() {
   return k;
 }
 
-// How many of the arguments P + I of All have type O (a function, not a nested
-// lambda over the pack I: nvcc rejects that).
-template <class O, class All, std::size_t P, std::size_t... I>
-constexpr int count_type(std::index_sequence<I...>) {
-  return (0 + ... + (std::is_same_v<std::tuple_element_t<P + I, All>, O> ? 1 : 0));
+// The I-th of a call's trailing arguments.
+template <std::size_t I, class A, class... R>
+constexpr const auto& nth_argument(const A& a, const R&... r) {
+  if constexpr (I == 0) return a;
+  else return nth_argument<I - 1>(r...);
+}
+
+// The trailing options of a call, one of each kind Opts (default-constructed
+// where the call passes none): get_option<O>(set). A plain aggregate of
+// bases rather than a std::tuple, whose machinery every call would compile.
+template <class O> struct option_slot { O value{}; };
+template <class... Opts> struct option_set : option_slot<Opts>... {};
+template <class O, class... Opts> constexpr const O& get_option(const option_set<Opts...>& s) {
+  return static_cast<const option_slot<O>&>(s).value;
+}
+template <class O, class... Opts> constexpr O& get_option(option_set<Opts...>& s) {
+  return static_cast<option_slot<O>&>(s).value;
+}
+
+// How many of the types Ts have type O.
+template <class O, class... Ts>
+constexpr int count_type() {
+  return (0 + ... + (std::is_same_v<Ts, O> ? 1 : 0));
+}
+
+// The types of the arguments P... of Rest (a function, not a nested lambda
+// over the pack: nvcc rejects that).
+template <class O, std::size_t P, class... Rest, std::size_t... I>
+constexpr int count_trailing(std::index_sequence<I...>) {
+  using Args = type_list<std::remove_cvref_t<Rest>...>;
+  return count_type<O, typename Args::template at<int(P + I)>...>();
 }
 
 // Whether what follows the pointers is a list of distinct types among Opts.
@@ -79,30 +103,27 @@ constexpr bool valid_option_tail(type_list<Opts...>, type_list<Rest...>) {
   if constexpr (P == sizeof...(Rest)) {
     return true;
   } else {
-    using All = std::tuple<std::remove_cvref_t<Rest>..., void>;
     constexpr auto tail = std::make_index_sequence<sizeof...(Rest) - P>{};
-    return (0 + ... + count_type<Opts, All, P>(tail)) == int(sizeof...(Rest) - P) &&
-           ((count_type<Opts, All, P>(tail) <= 1) && ...);
+    return (0 + ... + count_trailing<Opts, P, Rest...>(tail)) == int(sizeof...(Rest) - P) &&
+           ((count_trailing<Opts, P, Rest...>(tail) <= 1) && ...);
   }
 }
 
-// Calls f(std::tuple<Opts...>{the options given, the others default}, pointers...).
+// Calls f(option_set<Opts...>{the options given, the others default}, pointers...).
 // The tail must be valid (valid_option_tail).
 template <class... Opts, class Fn, class... Rest>
 decltype(auto) split_call(type_list<Opts...>, Fn&& f, const Rest&... rest) {
   constexpr std::size_t P = leading_pointers<Rest...>();
   if constexpr (P == sizeof...(Rest)) {
-    return f(std::tuple<Opts...>{}, rest...);  // no option: no tuple of references
+    return f(option_set<Opts...>{}, rest...);
   } else {
-    const auto all = std::forward_as_tuple(rest...);
-    std::tuple<Opts...> opts{};
+    option_set<Opts...> opts{};
     [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((std::get<std::remove_cvref_t<std::tuple_element_t<P + I, std::tuple<Rest...>>>>(opts) =
-            std::get<P + I>(all)),
+      ((get_option<std::remove_cvref_t<decltype(nth_argument<P + I>(rest...))>>(opts) = nth_argument<P + I>(rest...)),
        ...);
     }(std::make_index_sequence<sizeof...(Rest) - P>{});
     return [&]<std::size_t... I>(std::index_sequence<I...>) -> decltype(auto) {
-      return f(std::as_const(opts), std::get<I>(all)...);
+      return f(static_cast<const option_set<Opts...>&>(opts), nth_argument<I>(rest...)...);
     }(std::make_index_sequence<P>{});
   }
 }
@@ -352,7 +373,7 @@ constexpr category sparsity_rows(const block_sparsity& s, category rows) {
 // check_sparsity of s passed with Red (M i rows, N j rows), against the axis it describes.
 template <class Red>
 [[nodiscard]] bool check_sparsity_for(const char* where, const block_sparsity& s, std::int64_t M, std::int64_t N,
-                                      std::string* keep = nullptr) {
+                                      message* keep = nullptr) {
   const bool rows_i = sparsity_rows(s, Red::row_cat) == category::i;
   return check_sparsity(where, s, rows_i ? M : N, rows_i ? N : M, rows_i ? "i" : "j", keep);
 }
@@ -486,7 +507,7 @@ template <class Red, class T, class Out>
 
 // The whole of an eval entry: compile-time rules, the options split off, the
 // run-time checks, the passes. Be::option_types lists the trailing options it
-// takes; Be(where, options tuple) makes the backend for a call. A backend
+// takes; Be(where, option_set) makes the backend for a call. A backend
 // whose call is more than its passes (kops::cuda::eval_host copies the
 // arguments in and the output out around them) defines
 // be.call<Pol, Red, Ranged, Batched>(M, N, out, ptrs, form) and
@@ -538,10 +559,10 @@ void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, UserOut* 
             const T* const ptrs[sizeof...(A) + 1] = {arg_pointer(args)..., nullptr};  // + 1: no empty array
             using Pol = call_policy_t<Red, T, Policy...>;
             call_form form;
-            if constexpr (ranged) form.sparsity = &std::get<block_sparsity>(opts);
+            if constexpr (ranged) form.sparsity = &get_option<block_sparsity>(opts);
             if constexpr (batched) {
               const bool per_batch[sizeof...(A) + 1] = {is_per_batch_v<A>..., false};
-              const batch& b = std::get<batch>(opts);
+              const batch& b = get_option<batch>(opts);
               std::int64_t stride[sizeof...(A) + 1] = {};
               if (!check_batched_call<Red>(where, M, N, out, ptrs, b, per_batch, stride)) return;
               const batch_extent bt{b.count, stride, b.output};

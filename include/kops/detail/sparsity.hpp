@@ -8,7 +8,6 @@
 
 #include <cstdint>
 #include <cstdlib>
-#include <string>
 #include <utility>
 
 #include <kops/core/block_sparsity.hpp>
@@ -26,10 +25,10 @@ inline std::int64_t sparsity_intervals(const block_sparsity& s) {
 // with `keep`, the message left there unreported (kops::mpi agrees on it
 // first), and false. `axis` names the output rows' axis in messages.
 inline bool check_sparsity(const char* where, const block_sparsity& s, std::int64_t rows, std::int64_t cols,
-                           const char* axis, std::string* keep = nullptr) {
-  auto bad = [keep](std::string message) {
-    if (!keep) return report(message);
-    *keep = std::move(message);
+                           const char* axis, message* keep = nullptr) {
+  auto bad = [keep](message m) {
+    if (!keep) return report(m);
+    *keep = static_cast<message&&>(m);
     return false;
   };
   if (s.row_blocks < 0)

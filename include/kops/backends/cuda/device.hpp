@@ -126,6 +126,22 @@ inline constexpr int cached_devices = 64;
   return current_device(where, d) && facts_of(d, where, f);
 }
 
+// A per-device cache of resident blocks per SM (cached_devices entries, 0 =
+// not yet known): the cached value into `n` (true), or false when the query
+// must run; then remember(cache, device, n).
+inline bool cached_blocks_per_sm(const int* cache, int device, int& n) {
+  n = device >= 0 && device < cached_devices ? __atomic_load_n(&cache[device], __ATOMIC_RELAXED) : 0;
+  return n != 0;
+}
+// The query's answer (at least 1) into `n` and the cache; false (reported, as
+// by check) when the query failed.
+inline bool remember_blocks_per_sm(int* cache, int device, cudaError_t query, const char* where, int& n) {
+  if (!check(query, where, "querying the occupancy of the GPU_2D kernel")) return false;
+  if (n < 1) n = 1;
+  if (device >= 0 && device < cached_devices) __atomic_store_n(&cache[device], n, __ATOMIC_RELAXED);
+  return true;
+}
+
 // Resident blocks per SM of `kernel` (block threads, `shared` bytes of dynamic
 // shared memory) on `device`, from the occupancy calculator; cached per Tag
 // (the kernel's traits: two kernels may share a function type) and device.
@@ -133,19 +149,10 @@ inline constexpr int cached_devices = 64;
 template <class Tag, class Kernel>
 [[nodiscard]] bool blocks_per_sm(Kernel* kernel, int device, int block, std::size_t shared, const char* where,
                                  int& n) {
-  static int cache[cached_devices];  // 0 = not yet known
-  const bool cached = device >= 0 && device < cached_devices;
-  if (cached) {
-    n = __atomic_load_n(&cache[device], __ATOMIC_RELAXED);
-    if (n != 0) return true;
-  }
-  n = 0;
-  if (!check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, block, shared), where,
-             "querying the occupancy of the GPU_2D kernel"))
-    return false;
-  if (n < 1) n = 1;
-  if (cached) __atomic_store_n(&cache[device], n, __ATOMIC_RELAXED);
-  return true;
+  static int cache[cached_devices];
+  if (cached_blocks_per_sm(cache, device, n)) return true;
+  return remember_blocks_per_sm(cache, device, cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, block, shared),
+                                where, n);
 }
 
 // Device allocations kops has made (stream_buffer and scratch_arena) in this

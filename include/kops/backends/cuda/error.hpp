@@ -20,9 +20,12 @@ namespace kops {
 /// handler instead (the type then serves only to name the error codes).
 class cuda_error : public error {
 public:
-  cuda_error(cudaError_t code, const std::string& doing)
-      : error(kops::detail::format("%s: %s: %s", doing.c_str(), cudaGetErrorName(code), cudaGetErrorString(code))),
+  /// `doing`: what kops was doing ("kops::cuda::eval: launching the GPU_1D kernel").
+  cuda_error(cudaError_t code, const char* doing)
+      : error(kops::detail::format("%s: %s: %s", doing, cudaGetErrorName(code), cudaGetErrorString(code)).c_str()),
         code_(code) {}
+  /// The same, `doing` as a std::string.
+  cuda_error(cudaError_t code, const std::string& doing) : cuda_error(code, doing.c_str()) {}
   /// The CUDA error code (cudaErrorInvalidDevice, cudaErrorMemoryAllocation, ...).
   cudaError_t code() const noexcept { return code_; }
 
@@ -50,10 +53,10 @@ __attribute__((noinline, cold, format(printf, 3, 4))) inline bool report_cuda_er
   (void)cudaGetLastError();
   std::va_list ap;
   va_start(ap, fmt);
-  const std::string doing = kops::detail::vformat(fmt, ap);
+  const kops::detail::message doing = kops::detail::vformat(fmt, ap);
   va_end(ap);
 #if KOPS_EXCEPTIONS
-  throw cuda_error(e, kops::detail::format("%s: %s", where, doing.c_str()));
+  throw cuda_error(e, kops::detail::format("%s: %s", where, doing.c_str()).c_str());
 #else
   // (Through a local: Doxygen 1.9 reads `return kops::detail::fail(...);` here as a declaration.)
   const bool reported =

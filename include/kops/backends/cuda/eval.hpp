@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <tuple>
 
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/kernel_traits.hpp>
@@ -31,8 +30,8 @@ struct device_backend {
   const char* where;
   options opts;
 
-  device_backend(const char* w, const std::tuple<options, block_sparsity, batch>& o)
-      : where(w), opts(std::get<0>(o)) {}
+  device_backend(const char* w, const kops::detail::option_set<options, block_sparsity, batch>& o)
+      : where(w), opts(kops::detail::get_option<options>(o)) {}
   device_backend(const char* w, const options& o) : where(w), opts(o) {}
 
   // A block-sparsity structure is in device memory: copied to the host (for

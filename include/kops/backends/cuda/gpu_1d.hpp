@@ -50,7 +50,9 @@ template <class K>
 __global__ void __launch_bounds__(K::block)
 reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std::int64_t cols,
               const std::int64_t chunk, typename K::acc_type* const scratch, typename K::out_type* const out) {
+#if KOPS_KERNEL_BODIES
   reduce_block<K>(a, rows, cols, chunk, scratch, out);
+#endif
 }
 
 // Every batch of a batched call (core/batch.hpp) in one grid: batch b on
@@ -61,9 +63,11 @@ __global__ void __launch_bounds__(K::block)
 reduce_kernel_batched(const typename K::args_type a, const typename K::batch_type s, const std::int64_t rows,
                       const std::int64_t cols, const std::int64_t chunk, typename K::acc_type* const scratch,
                       typename K::out_type* const out) {
+#if KOPS_KERNEL_BODIES
   for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z)
     reduce_block<K>(batch_args<K>(a, s, b), rows, cols, chunk, batch_at(scratch, b, s.scratch),
                     batch_at(out, b, s.out));
+#endif
 }
 
 // The most batches one grid holds on its z axis: the grid's limit, 65535
@@ -94,31 +98,6 @@ constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b +
   if (b > 2147483647) return too_many_rows(rows, block, where);
   n = unsigned(b);
   return true;
-}
-
-// True when launched; false after a reported failure (without exceptions).
-// Batched: every batch of `batch` (non-null) in the same launch.
-template <class K, bool Batched = false>
-[[nodiscard]] bool launch_gpu_1d(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
-                                 typename K::out_type* out, cudaStream_t stream, const char* where,
-                                 const typename K::batch_type* batch = nullptr) {
-  unsigned blocks = 0;
-  if (!row_blocks(rows, K::block, where, blocks)) return false;
-  auto args = a;
-  std::int64_t chunk = cols > 0 ? cols : 1;
-  typename K::acc_type* no_scratch = nullptr;
-  if constexpr (Batched) {
-    auto strides = *batch;
-    void* params[] = {&args, &strides, &rows, &cols, &chunk, &no_scratch, &out};
-    return check_launch(cudaLaunchKernel(reduce_kernel_batched<K>, dim3(blocks, 1, batch_grid(batch->count)),
-                                         dim3(K::block), params, K::shared_bytes, stream),
-                        where, "GPU_1D");
-  } else {
-    void* params[] = {&args, &rows, &cols, &chunk, &no_scratch, &out};
-    return check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(blocks), dim3(K::block), params, K::shared_bytes,
-                                         stream),
-                        where, "GPU_1D");
-  }
 }
 
 } // namespace kops::cuda::detail

@@ -64,15 +64,27 @@ inline std::int64_t gpu_2d_chunk_limit(std::int64_t rows, std::size_t acc_bytes,
   return n < std::size_t(gpu_2d_max_grid_chunks) ? std::int64_t(n) : gpu_2d_max_grid_chunks;
 }
 
+// What the host side of a launch needs of one kernel_traits K, as values:
+// the planning below and launch.hpp's launches are then compiled once per
+// translation unit, not once per reduction.
+struct kernel_facts {
+  int block;                 // K::block threads
+  int tile;                  // K::tile reduced indices per shared-memory tile
+  std::size_t shared_bytes;  // K::shared_bytes of dynamic shared memory
+  std::size_t acc_bytes;     // sizeof(K::acc_type)
+  int combine_threads;       // gpu_2d_combine_traits<K>::threads
+  bool combine_tree;         // gpu_2d_combine_traits<K>::tree
+};
+
 // Chunk length: as requested (> 0), or chosen so that the pass-1 grid holds
 // about 4 waves of resident blocks, 4 * sms * blocks_per_sm, in chunks of
 // whole tiles, at least 4 tiles and at most 4096 chunks. Either way the chunk
 // is then raised until chunks * rows accumulators fit the scratch budget and
 // the grid; when not even two chunks fit, the plan is one chunk (GPU_1D).
-template <class K>
-gpu_2d_plan plan_gpu_2d(std::int64_t rows, std::int64_t cols, int sms, int blocks_per_sm,
-                        std::int64_t requested_chunk, std::size_t budget = gpu_2d_scratch_budget) {
-  const std::int64_t limit = gpu_2d_chunk_limit(rows, sizeof(typename K::acc_type), budget);
+inline gpu_2d_plan gpu_2d_plan_for(const kernel_facts& k, std::int64_t rows, std::int64_t cols, int sms,
+                                   int blocks_per_sm, std::int64_t requested_chunk,
+                                   std::size_t budget = gpu_2d_scratch_budget) {
+  const std::int64_t limit = gpu_2d_chunk_limit(rows, k.acc_bytes, budget);
   const gpu_2d_plan whole{cols > 0 ? cols : 1, 1};
   if (cols <= 1 || limit < 2) return whole;
   std::int64_t chunk = requested_chunk;
@@ -80,14 +92,14 @@ gpu_2d_plan plan_gpu_2d(std::int64_t rows, std::int64_t cols, int sms, int block
     // ceil_div rather than chunk * limit: a requested chunk may be near INT64_MAX.
     if (ceil_div(cols, chunk) > limit) chunk = ceil_div(cols, limit);
   } else {
-    const std::int64_t row_blocks = ceil_div(rows > 1 ? rows : 1, K::block);
+    const std::int64_t row_blocks = ceil_div(rows > 1 ? rows : 1, k.block);
     const std::int64_t target = gpu_2d_target_waves * sms * blocks_per_sm;
     std::int64_t wanted = row_blocks >= target ? 1 : target / row_blocks;
     if (wanted > gpu_2d_max_auto_chunks) wanted = gpu_2d_max_auto_chunks;
     if (wanted > limit) wanted = limit;
-    std::int64_t tiles = ceil_div(ceil_div(cols, K::tile), wanted);
+    std::int64_t tiles = ceil_div(ceil_div(cols, k.tile), wanted);
     if (tiles < gpu_2d_min_chunk_tiles) tiles = gpu_2d_min_chunk_tiles;
-    chunk = tiles * K::tile;  // chunks = ceil(cols / chunk) <= wanted
+    chunk = tiles * k.tile;  // chunks = ceil(cols / chunk) <= wanted
   }
   const std::int64_t chunks = ceil_div(cols, chunk);
   return chunks > 1 ? gpu_2d_plan{chunk, chunks} : whole;
@@ -119,17 +131,34 @@ struct gpu_2d_combine_shape {
   int groups;     // chunk groups per row
 };
 
-template <class K>
-gpu_2d_combine_shape gpu_2d_combine_shape_for(std::int64_t chunks) {
-  using C = gpu_2d_combine_traits<K>;
+inline gpu_2d_combine_shape gpu_2d_combine_shape_for(const kernel_facts& k, std::int64_t chunks) {
   int slots = 1;
-  if constexpr (C::tree) {
+  if (k.combine_tree) {
     const std::int64_t wanted = ceil_div(chunks, 4);
-    while (slots < C::threads && slots < wanted) slots *= 2;
+    while (slots < k.combine_threads && slots < wanted) slots *= 2;
   }
   int row_shift = 0;
-  while ((slots << (row_shift + 1)) <= C::threads) ++row_shift;
+  while ((slots << (row_shift + 1)) <= k.combine_threads) ++row_shift;
   return {row_shift, int(chunks < slots ? chunks : slots)};
+}
+
+template <class K>
+inline constexpr kernel_facts kernel_facts_v{K::block,
+                                             K::tile,
+                                             K::shared_bytes,
+                                             sizeof(typename K::acc_type),
+                                             gpu_2d_combine_traits<K>::threads,
+                                             gpu_2d_combine_traits<K>::tree};
+
+// The plan and the pass-2 block of K (tests, benchmarks).
+template <class K>
+gpu_2d_plan plan_gpu_2d(std::int64_t rows, std::int64_t cols, int sms, int blocks_per_sm,
+                        std::int64_t requested_chunk, std::size_t budget = gpu_2d_scratch_budget) {
+  return gpu_2d_plan_for(kernel_facts_v<K>, rows, cols, sms, blocks_per_sm, requested_chunk, budget);
+}
+template <class K>
+gpu_2d_combine_shape gpu_2d_combine_shape_for(std::int64_t chunks) {
+  return gpu_2d_combine_shape_for(kernel_facts_v<K>, chunks);
 }
 
 template <class K>
@@ -174,7 +203,9 @@ __global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
 gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int64_t rows,
                       const std::int64_t chunks, const int row_shift, const int groups,
                       typename K::out_type* const out) {
+#if KOPS_KERNEL_BODIES
   gpu_2d_combine_block<K>(scratch, rows, chunks, row_shift, groups, out);
+#endif
 }
 
 // Every batch's combine (the batches' scratch and outputs at their strides).
@@ -185,70 +216,12 @@ __global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
 gpu_2d_combine_kernel_batched(const typename K::acc_type* const scratch, const typename K::batch_type s,
                               const std::int64_t rows, const std::int64_t chunks, const int row_shift,
                               const int groups, typename K::out_type* const out) {
+#if KOPS_KERNEL_BODIES
   for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z) {
     if (b != blockIdx.z) __syncthreads();
     gpu_2d_combine_block<K>(scratch + b * s.scratch, rows, chunks, row_shift, groups, out + b * s.out);
   }
-}
-
-// True when both passes are queued; false after a reported failure (without
-// exceptions: nothing after the failing step runs).
-// Batched: every batch of `batch` (non-null) in the same two launches, the
-// scratch holding every batch's partial accumulators.
-template <class K, bool Batched = false>
-[[nodiscard]] bool launch_gpu_2d(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
-                                 typename K::out_type* out, gpu_2d_plan plan, cudaStream_t stream, bool pools,
-                                 const char* where, const typename K::batch_type* batch = nullptr) {
-  using acc_type = typename K::acc_type;
-  static_assert(std::is_trivially_copyable_v<acc_type>,
-                "kops::cuda::eval: GPU_2D stores the reduction's accumulators in scratch memory; "
-                "its accumulator type must be trivially copyable");
-  unsigned blocks = 0;
-  if (!row_blocks(rows, K::block, where, blocks)) return false;
-  const std::size_t per_chunk = std::size_t(rows) * sizeof(acc_type);
-  const std::size_t batches = Batched ? std::size_t(batch->count) : 1;
-  if (std::size_t(plan.chunks) > std::size_t(-1) / per_chunk / batches)
-    return kops::detail::fail("%s: the GPU_2D scratch size overflows", where);
-  gpu_2d_combine_shape shape = gpu_2d_combine_shape_for<K>(plan.chunks);
-  unsigned combine_blocks = 0;
-  if (!row_blocks(rows, 1 << shape.row_shift, where, combine_blocks)) return false;
-
-  stream_buffer scratch(std::size_t(plan.chunks) * per_chunk * batches, stream, pools, where,
-                        "the GPU_2D partial accumulators");
-  if (!scratch.ok()) return false;
-  auto args = a;
-  auto* partial = scratch.get<acc_type>();
-  typename K::out_type* no_out = nullptr;
-  constexpr int threads = gpu_2d_combine_traits<K>::threads;
-  const std::size_t shared = shape.groups > 1 ? threads * sizeof(acc_type) : 0;
-  const acc_type* partial_c = partial;
-  if constexpr (Batched) {
-    auto strides = *batch;
-    strides.scratch = plan.chunks * rows;
-    const unsigned bz = batch_grid(batch->count);
-    void* pass1[] = {&args, &strides, &rows, &cols, &plan.chunk, &partial, &no_out};
-    if (!check_launch(cudaLaunchKernel(reduce_kernel_batched<K>, dim3(blocks, unsigned(plan.chunks), bz),
-                                       dim3(K::block), pass1, K::shared_bytes, stream),
-                      where, "GPU_2D partial-reduction"))
-      return false;
-    void* pass2[] = {&partial_c, &strides, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
-    if (!check_launch(cudaLaunchKernel(gpu_2d_combine_kernel_batched<K>, dim3(combine_blocks, 1, bz), dim3(threads),
-                                       pass2, shared, stream),
-                      where, "GPU_2D combine"))
-      return false;
-  } else {
-    void* pass1[] = {&args, &rows, &cols, &plan.chunk, &partial, &no_out};
-    if (!check_launch(cudaLaunchKernel(reduce_kernel<K>, dim3(blocks, unsigned(plan.chunks)), dim3(K::block), pass1,
-                                       K::shared_bytes, stream),
-                      where, "GPU_2D partial-reduction"))
-      return false;
-    void* pass2[] = {&partial_c, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
-    if (!check_launch(cudaLaunchKernel(gpu_2d_combine_kernel<K>, dim3(combine_blocks), dim3(threads), pass2, shared,
-                                       stream),
-                      where, "GPU_2D combine"))
-      return false;
-  }
-  return scratch.release(where, "the GPU_2D partial accumulators");
+#endif
 }
 
 } // namespace kops::cuda::detail

@@ -2,7 +2,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <tuple>
 
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/error.hpp>
@@ -63,8 +62,8 @@ struct host_copy_backend {
   const char* where;
   options opts;
 
-  host_copy_backend(const char* w, const std::tuple<options, block_sparsity, batch>& o)
-      : where(w), opts(std::get<0>(o)) {}
+  host_copy_backend(const char* w, const kops::detail::option_set<options, block_sparsity, batch>& o)
+      : where(w), opts(kops::detail::get_option<options>(o)) {}
 
   // form.sparsity (Ranged): in host memory, like the arguments (checked before
   // any CUDA call); form.batch (Batched): the arguments marked per_batch and

@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/gpu_1d.hpp>
@@ -63,11 +64,14 @@ inline scheme_estimate estimate_schemes(std::int64_t rows, std::int64_t cols, in
 
 // The scheme automatic resolves to (file comment), given the device's SM
 // count, the reduce kernel's resident blocks per SM and the GPU_2D plan.
+inline scheme choose_scheme(const kernel_facts& k, std::int64_t rows, std::int64_t cols, int sms, int blocks_per_sm,
+                            const gpu_2d_plan& plan) {
+  const scheme_estimate e = estimate_schemes(rows, cols, k.block, k.acc_bytes, sms, blocks_per_sm, plan);
+  return e.gpu_2d < e.gpu_1d ? scheme::gpu_2d : scheme::gpu_1d;
+}
 template <class K>
 scheme choose_scheme(std::int64_t rows, std::int64_t cols, int sms, int blocks_per_sm, const gpu_2d_plan& plan) {
-  const scheme_estimate e =
-      estimate_schemes(rows, cols, K::block, sizeof(typename K::acc_type), sms, blocks_per_sm, plan);
-  return e.gpu_2d < e.gpu_1d ? scheme::gpu_2d : scheme::gpu_1d;
+  return choose_scheme(kernel_facts_v<K>, rows, cols, sms, blocks_per_sm, plan);
 }
 
 // What a call runs: the scheme, resolved (never automatic), and the GPU_2D plan.
@@ -77,38 +81,90 @@ struct launch_plan {
   bool memory_pools;  // of the device, for GPU_2D's scratch
 };
 
+// One reduction's kernels as the host sees them (kernel_entry_v<K, Batched>):
+// launchers of its reduce and combine kernels (batched or not), the reduce
+// kernel's occupancy query and cache, and its facts. Everything a launch does
+// on the host (planning, scratch, the two passes, errors) is then one untyped
+// function per translation unit (launch_entry), not one per reduction; what
+// stays per reduction is these few lines.
+using kernel_launcher = cudaError_t (*)(dim3 grid, dim3 block, void** params, std::size_t shared,
+                                        cudaStream_t stream);
+struct kernel_entry {
+  kernel_launcher reduce;   // reduce_kernel<K> (reduce_kernel_batched<K>)
+  kernel_launcher combine;  // gpu_2d_combine_kernel<K> (..._batched<K>)
+  cudaError_t (*occupancy)(int* n, int block, std::size_t shared);  // of `reduce`
+  int* occupancy_cache;     // cached_devices entries, 0 = not yet known
+  kernel_facts facts;
+};
+
+template <class K, bool Batched>
+struct kernel_launchers {
+  static cudaError_t reduce(dim3 grid, dim3 block, void** params, std::size_t shared, cudaStream_t stream) {
+    if constexpr (Batched) return cudaLaunchKernel(reduce_kernel_batched<K>, grid, block, params, shared, stream);
+    else return cudaLaunchKernel(reduce_kernel<K>, grid, block, params, shared, stream);
+  }
+  static cudaError_t combine(dim3 grid, dim3 block, void** params, std::size_t shared, cudaStream_t stream) {
+    if constexpr (Batched)
+      return cudaLaunchKernel(gpu_2d_combine_kernel_batched<K>, grid, block, params, shared, stream);
+    else return cudaLaunchKernel(gpu_2d_combine_kernel<K>, grid, block, params, shared, stream);
+  }
+  static cudaError_t occupancy(int* n, int block, std::size_t shared) {
+    if constexpr (Batched)
+      return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, reduce_kernel_batched<K>, block, shared);
+    else return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, reduce_kernel<K>, block, shared);
+  }
+  static inline int occupancy_cache[cached_devices] = {};
+};
+
+template <class K, bool Batched>
+inline constexpr kernel_entry kernel_entry_v{&kernel_launchers<K, Batched>::reduce,
+                                             &kernel_launchers<K, Batched>::combine,
+                                             &kernel_launchers<K, Batched>::occupancy,
+                                             kernel_launchers<K, Batched>::occupancy_cache, kernel_facts_v<K>};
+
+// A launch's kernel parameters, untyped (launch<K, Batched> fills it).
+struct launch_operands {
+  void* args;                             // -> a K::args_type
+  void* out;                              // a K::out_type*
+  void* batch = nullptr;                  // -> a K::batch_type (batched calls), else null
+  std::int64_t* batch_scratch = nullptr;  // -> its scratch stride, set by GPU_2D
+  std::int64_t batches = 1;               // its count
+};
+
 // rows >= 1. Queries the current device (cached) unless GPU_1D is forced. A
 // GPU_2D plan of one chunk runs as GPU_1D, forced or not: the same reduction
 // without scratch or second pass. Into `p`; false when a query fails
 // (reported: thrown, or, without exceptions, passed to the error handler).
-template <class K> struct batched_tag {};  // the occupancy cache of reduce_kernel_batched<K>
-
-// Batched: the plan of a batched call (its kernel's occupancy; `rows` then
-// counts the rows of every batch).
-template <class K, bool Batched = false>
-[[nodiscard]] bool plan_launch(std::int64_t rows, std::int64_t cols, const options& opts, const char* where,
-                               launch_plan& p) {
+// (For a batched entry, `rows` counts the rows of every batch.)
+[[nodiscard]] inline bool plan_launch_entry(const kernel_entry& k, std::int64_t rows, std::int64_t cols,
+                                            const options& opts, const char* where, launch_plan& p) {
   const gpu_2d_plan whole{cols > 0 ? cols : 1, 1};
   p = {scheme::gpu_1d, whole, false};
   if (opts.scheme == scheme::gpu_1d) return true;
   int device = 0, per_sm = 0;
   device_facts facts;
   if (!current_device(where, device) || !facts_of(device, where, facts)) return false;
-  if constexpr (Batched) {
-    if (!blocks_per_sm<batched_tag<K>>(reduce_kernel_batched<K>, device, K::block, K::shared_bytes, where, per_sm))
-      return false;
-  } else {
-    if (!blocks_per_sm<K>(reduce_kernel<K>, device, K::block, K::shared_bytes, where, per_sm)) return false;
-  }
-  const gpu_2d_plan plan = plan_gpu_2d<K>(rows, cols, facts.sms, per_sm, opts.gpu_2d_chunk);
+  if (!cached_blocks_per_sm(k.occupancy_cache, device, per_sm) &&
+      !remember_blocks_per_sm(k.occupancy_cache, device,
+                              k.occupancy(&per_sm, k.facts.block, k.facts.shared_bytes), where, per_sm))
+    return false;
+  const gpu_2d_plan plan = gpu_2d_plan_for(k.facts, rows, cols, facts.sms, per_sm, opts.gpu_2d_chunk);
   if (plan.chunks < 2) {
     p = {scheme::gpu_1d, whole, facts.memory_pools};
     return true;
   }
   const scheme s =
-      opts.scheme == scheme::gpu_2d ? scheme::gpu_2d : choose_scheme<K>(rows, cols, facts.sms, per_sm, plan);
+      opts.scheme == scheme::gpu_2d ? scheme::gpu_2d : choose_scheme(k.facts, rows, cols, facts.sms, per_sm, plan);
   p = {s, plan, facts.memory_pools};
   return true;
+}
+
+// Into `p`. Batched: the plan of a batched call (its kernel's occupancy;
+// `rows` then counts the rows of every batch).
+template <class K, bool Batched = false>
+[[nodiscard]] bool plan_launch(std::int64_t rows, std::int64_t cols, const options& opts, const char* where,
+                               launch_plan& p) {
+  return plan_launch_entry(kernel_entry_v<K, Batched>, rows, cols, opts, where, p);
 }
 
 // The plan alone (tests, benchmarks): a failing query throws; without
@@ -120,23 +176,110 @@ launch_plan plan_launch(std::int64_t rows, std::int64_t cols, const options& opt
   return p;
 }
 
+// GPU_1D (gpu_1d.hpp): true when launched; false after a reported failure
+// (without exceptions). A batched call: every batch in the same launch.
+[[nodiscard]] inline bool launch_gpu_1d(const kernel_entry& k, const launch_operands& o, std::int64_t rows,
+                                        std::int64_t cols, cudaStream_t stream, const char* where) {
+  unsigned blocks = 0;
+  if (!row_blocks(rows, k.facts.block, where, blocks)) return false;
+  std::int64_t chunk = cols > 0 ? cols : 1;
+  void* no_scratch = nullptr;
+  void* out = o.out;
+  if (o.batch) {
+    void* params[] = {o.args, o.batch, &rows, &cols, &chunk, &no_scratch, &out};
+    return check_launch(k.reduce(dim3(blocks, 1, batch_grid(o.batches)), dim3(k.facts.block), params,
+                                 k.facts.shared_bytes, stream),
+                        where, "GPU_1D");
+  }
+  void* params[] = {o.args, &rows, &cols, &chunk, &no_scratch, &out};
+  return check_launch(k.reduce(dim3(blocks), dim3(k.facts.block), params, k.facts.shared_bytes, stream), where,
+                      "GPU_1D");
+}
+
+// GPU_2D (gpu_2d.hpp): true when both passes are queued; false after a
+// reported failure (without exceptions: nothing after the failing step runs).
+// A batched call: every batch in the same two launches, the scratch holding
+// every batch's partial accumulators.
+[[nodiscard]] inline bool launch_gpu_2d(const kernel_entry& k, const launch_operands& o, std::int64_t rows,
+                                        std::int64_t cols, gpu_2d_plan plan, cudaStream_t stream, bool pools,
+                                        const char* where) {
+  unsigned blocks = 0;
+  if (!row_blocks(rows, k.facts.block, where, blocks)) return false;
+  const std::size_t per_chunk = std::size_t(rows) * k.facts.acc_bytes;
+  const std::size_t batches = o.batch ? std::size_t(o.batches) : 1;
+  if (std::size_t(plan.chunks) > std::size_t(-1) / per_chunk / batches)
+    return kops::detail::fail("%s: the GPU_2D scratch size overflows", where);
+  gpu_2d_combine_shape shape = gpu_2d_combine_shape_for(k.facts, plan.chunks);
+  unsigned combine_blocks = 0;
+  if (!row_blocks(rows, 1 << shape.row_shift, where, combine_blocks)) return false;
+
+  stream_buffer scratch(std::size_t(plan.chunks) * per_chunk * batches, stream, pools, where,
+                        "the GPU_2D partial accumulators");
+  if (!scratch.ok()) return false;
+  void* partial = scratch.get();
+  void* no_out = nullptr;
+  void* out = o.out;
+  const int threads = k.facts.combine_threads;
+  const std::size_t shared = shape.groups > 1 ? threads * k.facts.acc_bytes : 0;
+  const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
+  if (o.batch) {
+    *o.batch_scratch = plan.chunks * rows;
+    void* pass1[] = {o.args, o.batch, &rows, &cols, &plan.chunk, &partial, &no_out};
+    if (!check_launch(k.reduce(dim3(blocks, unsigned(plan.chunks), bz), dim3(k.facts.block), pass1,
+                               k.facts.shared_bytes, stream),
+                      where, "GPU_2D partial-reduction"))
+      return false;
+    void* pass2[] = {&partial, o.batch, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
+    if (!check_launch(k.combine(dim3(combine_blocks, 1, bz), dim3(threads), pass2, shared, stream), where,
+                      "GPU_2D combine"))
+      return false;
+  } else {
+    void* pass1[] = {o.args, &rows, &cols, &plan.chunk, &partial, &no_out};
+    if (!check_launch(k.reduce(dim3(blocks, unsigned(plan.chunks)), dim3(k.facts.block), pass1,
+                               k.facts.shared_bytes, stream),
+                      where, "GPU_2D partial-reduction"))
+      return false;
+    void* pass2[] = {&partial, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
+    if (!check_launch(k.combine(dim3(combine_blocks), dim3(threads), pass2, shared, stream), where,
+                      "GPU_2D combine"))
+      return false;
+  }
+  return scratch.release(where, "the GPU_2D partial accumulators");
+}
+
 // rows >= 1. Runs on the current device, asynchronously on opts.stream. True
 // when queued; false after a reported failure (only without exceptions).
-// Batched: every batch of `batch` (non-null, count >= 1) in the same launches,
-// planned as one call with the rows of every batch.
+// A batched entry (o.batch set): every batch in the same launches, planned as
+// one call with the rows of every batch.
+[[nodiscard, gnu::noinline]] inline bool launch_entry(const kernel_entry& k, const launch_operands& o, std::int64_t rows,
+                                       std::int64_t cols, const options& opts, const char* where) {
+  constexpr std::int64_t most = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t all_rows = !o.batch ? rows : o.batches > most / rows ? most : rows * o.batches;
+  launch_plan p;
+  if (!plan_launch_entry(k, all_rows, cols, opts, where, p)) return false;
+  if (p.scheme == scheme::gpu_2d) return launch_gpu_2d(k, o, rows, cols, p.plan, opts.stream, p.memory_pools, where);
+  return launch_gpu_1d(k, o, rows, cols, opts.stream, where);
+}
+
+// rows >= 1: launch_entry of K's kernels. Batched: every batch of `batch`
+// (non-null, count >= 1) in the same launches.
 template <class K, bool Batched = false>
 [[nodiscard]] bool launch(const typename K::args_type& a, std::int64_t rows, std::int64_t cols,
                           typename K::out_type* out, const options& opts, const char* where,
                           const typename K::batch_type* batch = nullptr) {
-  launch_plan p;
-  std::int64_t all_rows = rows;
-  if constexpr (Batched)
-    all_rows = batch->count > std::numeric_limits<std::int64_t>::max() / rows ? std::numeric_limits<std::int64_t>::max()
-                                                                              : rows * batch->count;
-  if (!plan_launch<K, Batched>(all_rows, cols, opts, where, p)) return false;
-  if (p.scheme == scheme::gpu_2d)
-    return launch_gpu_2d<K, Batched>(a, rows, cols, out, p.plan, opts.stream, p.memory_pools, where, batch);
-  return launch_gpu_1d<K, Batched>(a, rows, cols, out, opts.stream, where, batch);
+  static_assert(std::is_trivially_copyable_v<typename K::acc_type>,
+                "kops::cuda::eval: GPU_2D stores the reduction's accumulators in scratch memory; "
+                "its accumulator type must be trivially copyable");
+  auto args = a;  // the kernels' parameters are copied at the launch, from here
+  launch_operands o{&args, out};
+  typename K::batch_type strides{};
+  if constexpr (Batched) {
+    strides = *batch;
+    o.batch = &strides;
+    o.batch_scratch = &strides.scratch;
+    o.batches = batch->count;
+  }
+  return launch_entry(kernel_entry_v<K, Batched>, o, rows, cols, opts, where);
 }
 
 // out[i] = each[i] + each[n + i] + ... + each[(B - 1) n + i], in that order

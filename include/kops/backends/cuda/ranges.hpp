@@ -86,7 +86,9 @@ template <class K>
 __global__ void __launch_bounds__(K::block)
 ranged_kernel(const typename K::args_type a, const ranged_task* const tasks, const range* const reduced,
               typename K::out_type* const out) {
+#if KOPS_KERNEL_BODIES
   ranged_block<K>(a, tasks, reduced, out);
+#endif
 }
 
 // Every batch of a batched call (the same tasks for each): batch b on blocks
@@ -95,8 +97,10 @@ template <class K>
 __global__ void __launch_bounds__(K::block)
 ranged_kernel_batched(const typename K::args_type a, const typename K::batch_type s, const ranged_task* const tasks,
                       const range* const reduced, typename K::out_type* const out) {
+#if KOPS_KERNEL_BODIES
   for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z)
     ranged_block<K>(batch_args<K>(a, s, b), tasks, reduced, out + b * s.out);
+#endif
 }
 
 // Pass 1 of a split call: every piece's accumulators into scratch (batch b's
@@ -105,8 +109,10 @@ template <class K>
 __global__ void __launch_bounds__(K::block)
 ranged_split_kernel(const typename K::args_type a, const typename K::batch_type s, const ranged_task* const pieces,
                     const range* const reduced, typename K::acc_type* const scratch) {
+#if KOPS_KERNEL_BODIES
   for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z)
     ranged_block<K, true>(batch_args<K>(a, s, b), pieces, reduced, nullptr, scratch + b * s.scratch);
+#endif
 }
 
 // Pass 2 of a split call: task t (t0 .. t1: its pieces) combines its pieces'
@@ -115,6 +121,7 @@ template <class K>
 __global__ void __launch_bounds__(K::block)
 ranged_combine_kernel(const typename K::batch_type s, const ranged_task* const tasks,
                       const typename K::acc_type* const scratch, typename K::out_type* const out) {
+#if KOPS_KERNEL_BODIES
   using Math = typename K::math;
   const ranged_task task = tasks[blockIdx.x];
   const std::int64_t row = task.row0 + threadIdx.x;
@@ -127,6 +134,7 @@ ranged_combine_kernel(const typename K::batch_type s, const ranged_task* const t
     kops::detail::store_row<typename K::op, Math, K::reduction::dim>(acc, 0,
                                                                       out + b * s.out + row * out_stride_v<typename K::reduction>);
   }
+#endif
 }
 
 // The pieces of a split call (file comment): `pieces` over their own

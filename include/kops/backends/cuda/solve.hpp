@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <cuda_runtime_api.h>
 
@@ -249,15 +248,15 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
   if constexpr (formula_ok && tail_ok && !(kops::detail::is_per_batch_v<Rest> || ...)) {
     return kops::detail::split_call(
         detail::solve_option_types{},
-        [&]<class... Args>(const std::tuple<solve_options, options, block_sparsity>& o,
+        [&]<class... Args>(const kops::detail::option_set<solve_options, options, block_sparsity>& o,
                            const Args*... args) -> solve_result {
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
             constexpr const char* where = "kops::cuda::solve";
             const T* ptrs[sizeof...(Args) + 1] = {args..., nullptr};
             kops::detail::solve_plan plan;
-            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, std::get<0>(o), plan))
+            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, kops::detail::get_option<solve_options>(o), plan))
               return solve_result{};
-            const options& opts = std::get<1>(o);
+            const options& opts = kops::detail::get_option<options>(o);
             detail::device_guard guard(opts.device, where);
             if (!guard.ok()) return solve_result{};
             solve_result res;
@@ -266,7 +265,7 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
               // (also when there is nothing to solve, as solve_host and kops::kokkos::solve do).
               kops::detail::sparsity_copy copy;
               block_sparsity host;
-              if (!detail::copy_sparsity_to_host(std::get<2>(o), opts.stream, where, copy, host) ||
+              if (!detail::copy_sparsity_to_host(kops::detail::get_option<block_sparsity>(o), opts.stream, where, copy, host) ||
                   !kops::detail::check_sparsity_for<Red>(where, host, M, N))
                 return solve_result{};
               if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
@@ -305,18 +304,18 @@ solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T*
   if constexpr (formula_ok && tail_ok && !(kops::detail::is_per_batch_v<Rest> || ...)) {
     return kops::detail::split_call(
         detail::solve_option_types{},
-        [&]<class... Args>(const std::tuple<solve_options, options, block_sparsity>& o,
+        [&]<class... Args>(const kops::detail::option_set<solve_options, options, block_sparsity>& o,
                            const Args*... args) -> solve_result {
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
             constexpr const char* where = "kops::cuda::solve_host";
             const T* host[sizeof...(Args) + 1] = {args..., nullptr};
             kops::detail::solve_plan plan;
-            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, host, std::get<0>(o), plan))
+            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, host, kops::detail::get_option<solve_options>(o), plan))
               return solve_result{};
             // A block-sparse K: its structure (host arrays) checked before any CUDA call.
-            if (ranged && !kops::detail::check_sparsity_for<Red>(where, std::get<2>(o), M, N)) return solve_result{};
+            if (ranged && !kops::detail::check_sparsity_for<Red>(where, kops::detail::get_option<block_sparsity>(o), M, N)) return solve_result{};
             if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
-            const options& opts = std::get<1>(o);
+            const options& opts = kops::detail::get_option<options>(o);
             detail::device_guard guard(opts.device, where);
             if (!guard.ok()) return solve_result{};
             detail::device_facts facts;
@@ -339,7 +338,7 @@ solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T*
             solve_result res;
             if (!detail::run_solve<P, Red, V, ranged>(plan, alpha, M, N, da.get<T>(), device,
                                                       options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where,
-                                                      res, &std::get<2>(o)))
+                                                      res, &kops::detail::get_option<block_sparsity>(o)))
               return solve_result{};
             if (!detail::check(cudaMemcpyAsync(a, da.get(), a_bytes, cudaMemcpyDeviceToHost, stream), where,
                                "copying the solution to the host") ||

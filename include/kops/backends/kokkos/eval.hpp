@@ -20,7 +20,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
-#include <tuple>
 #include <vector>
 
 #include <kops/backends/kokkos/block_kernel.hpp>
@@ -279,7 +278,7 @@ struct host_backend {
   const char* where;
   host_exec exec{};
 
-  host_backend(const char* w, const std::tuple<block_sparsity, batch>&) : where(w) {}
+  host_backend(const char* w, const kops::detail::option_set<block_sparsity, batch>&) : where(w) {}
   host_backend(const char* w, const host_exec& e) : where(w), exec(e) {}
 
   template <class T, class F>

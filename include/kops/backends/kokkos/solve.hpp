@@ -1,7 +1,6 @@
 #pragma once
 
 #include <cstdint>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -96,16 +95,16 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
   if constexpr (formula_ok && tail_ok && !(kops::detail::is_per_batch_v<Rest> || ...)) {
     return kops::detail::split_call(
         option_types{},
-        [&]<class... Args>(const std::tuple<solve_options, block_sparsity>& o, const Args*... args) -> solve_result {
+        [&]<class... Args>(const kops::detail::option_set<solve_options, block_sparsity>& o, const Args*... args) -> solve_result {
           if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
             constexpr const char* where = "kops::kokkos::solve";
             const T* ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
             kops::detail::solve_plan plan;
-            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, std::get<0>(o), plan))
+            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, kops::detail::get_option<solve_options>(o), plan))
               return solve_result{};
             // A block-sparse K: its structure checked once, before `a` is first written (also when
             // there is nothing to solve).
-            const block_sparsity& s = std::get<1>(o);
+            const block_sparsity& s = kops::detail::get_option<block_sparsity>(o);
             if (ranged && !kops::detail::check_sparsity_for<Red>(where, s, M, N)) return solve_result{};
             if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
             // Checked here too (eval checks it), before the solution array is first written.
