@@ -90,6 +90,16 @@ static_assert(!EvaluationContext<context_without_load>);
 // Backends as the eval front end sees them.
 #if __has_include(<Kokkos_Core.hpp>)
 static_assert(kops::detail::Backend<kokkos::detail::host_backend>);
+static_assert(kops::detail::Backend<kokkos::detail::basic_host_backend<false>>);
+// kops::kokkos::eval compiles no sliced loops on a Serial host space (one
+// thread: plan_host never slices there), and all of them elsewhere.
+#if defined(KOKKOS_ENABLE_SERIAL)
+static_assert(std::is_same_v<kokkos::detail::eval_backend,
+                             kokkos::detail::basic_host_backend<!std::is_same_v<Kokkos::DefaultHostExecutionSpace,
+                                                                                 Kokkos::Serial>>>);
+#else
+static_assert(std::is_same_v<kokkos::detail::eval_backend, kokkos::detail::basic_host_backend<true>>);
+#endif
 #endif
 struct backend_without_temporary {
   const char* where;

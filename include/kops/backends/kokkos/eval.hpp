@@ -270,7 +270,12 @@ bool host_temporary(Be& be, std::size_t n, F&& f) {
 
 // The CPU backend as the front end (detail/dispatch.hpp) sees it: one pass
 // on the host threads (or serially, see host_exec), temporaries in host memory.
-struct host_backend {
+// Sliced = false compiles no sliced loops (slice_accumulate, slice_finalize):
+// kops::kokkos::eval's backend where the host space is Kokkos::Serial, on which
+// plan_host never slices (one thread; only tests force slices, through
+// eval_impl's host_backend). That is about a third of each reduction's code.
+template <bool Sliced>
+struct basic_host_backend {
   using option_types = type_list<block_sparsity, batch>;
   // Wide outputs in passes of 32 components (detail/output_chunks.hpp).
   static constexpr int output_chunk_min_dim = KOPS_CPU_OUTPUT_CHUNK_MIN_DIM;
@@ -278,8 +283,8 @@ struct host_backend {
   const char* where;
   host_exec exec{};
 
-  host_backend(const char* w, const kops::detail::option_set<block_sparsity, batch>&) : where(w) {}
-  host_backend(const char* w, const host_exec& e) : where(w), exec(e) {}
+  basic_host_backend(const char* w, const kops::detail::option_set<block_sparsity, batch>&) : where(w) {}
+  basic_host_backend(const char* w, const host_exec& e) : where(w), exec(e) {}
 
   template <class T, class F>
   bool with_temporary(std::size_t n, F&& f) {
@@ -303,9 +308,9 @@ struct host_backend {
     const int threads = Kokkos::is_initialized() ? int(host_space().concurrency()) : 1;
     const host_plan plan = plan_host(e.rows, K::rows_per_block, e.cols, threads, exec.slices);
     const K kernel{ptrs, out, e.rows, e.cols};
-    if (plan.slices == 1) {
+    if (!Sliced || plan.slices == 1) {
       host_for(exec.serial, host_loop::rows, plan.blocks, kernel);
-    } else {
+    } else if constexpr (Sliced) {
       static_assert(alignof(typename Part::slot) <= host_scratch::align,
                     "kops: internal error, partial accumulators more aligned than the scratch buffer");
       const std::int64_t packs = plan.blocks * K::U;
@@ -365,6 +370,11 @@ struct host_backend {
   }
 };
 
+// Every loop, sliced or not (tests, kops::mpi).
+using host_backend = basic_host_backend<true>;
+// kops::kokkos::eval's: no sliced loops on a Serial host space.
+using eval_backend = basic_host_backend<!host_space_serial>;
+
 // eval without the public entry's compile-time checks; exec says how to run
 // (tests/unit's threads and accuracy tests). False: bad input, reported
 // (kops::detail::fail) and nothing written.
@@ -410,7 +420,7 @@ namespace kops::kokkos {
 /// and return with `out` untouched.
 template <auto... Policy, ReductionType Red, class Out, class... Args>
 void eval(Red red, std::int64_t M, std::int64_t N, Out* out, Args... args) {
-  kops::detail::eval_call<detail::host_backend, Policy...>("kops::kokkos::eval", red, M, N, out, args...);
+  kops::detail::eval_call<detail::eval_backend, Policy...>("kops::kokkos::eval", red, M, N, out, args...);
 }
 
 } // namespace kops::kokkos

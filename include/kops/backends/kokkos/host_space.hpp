@@ -49,6 +49,15 @@ inline constexpr bool host_space_synchronous =
 #endif
     false;
 
+// Whether the host space is Kokkos::Serial: one thread, on which plan_host
+// never slices the reduced axis (eval.hpp, basic_host_backend).
+inline constexpr bool host_space_serial =
+#if defined(KOKKOS_ENABLE_SERIAL)
+    std::is_same_v<Kokkos::DefaultHostExecutionSpace, Kokkos::Serial>;
+#else
+    false;
+#endif
+
 // Waits for the host space's loops (see host_space_synchronous).
 inline void host_fence() {
   if constexpr (!host_space_synchronous) {
