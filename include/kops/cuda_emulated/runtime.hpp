@@ -188,6 +188,16 @@ struct device_model {
 
 namespace detail {
 
+// A kernel parameter of type T read from the bytes at p (cudaLaunchKernel's
+// args[k]), whatever the type of the object there.
+template <class T>
+T param_bytes(const void* p) {
+  static_assert(std::is_trivially_copyable_v<T>, "kernel parameters are trivially copyable");
+  T v;
+  std::memcpy(static_cast<void*>(&v), p, sizeof(T));
+  return v;
+}
+
 struct allocation {
   std::size_t bytes;
   int device;     // -1: host memory (cudaMallocHost)
@@ -787,8 +797,11 @@ cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void**
       std::apply(c->kernel, c->params);
     }
   };
+  // Each parameter's bytes, copied as the real runtime copies them (by the
+  // kernel's parameter sizes): the caller may hold a pointer parameter in an
+  // object of another pointer type (kops' untyped launch path holds void*).
   call c{kernel, [&]<std::size_t... I>(std::index_sequence<I...>) {
-           return params_t{*static_cast<const std::remove_cvref_t<P>*>(args[I])...};
+           return params_t{e::param_bytes<std::remove_cvref_t<P>>(args[I])...};
          }(std::index_sequence_for<P...>{})};
   return e::launch(reinterpret_cast<const void*>(kernel), grid, block, shared, stream, &call::run, &c);
 }
