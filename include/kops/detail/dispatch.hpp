@@ -88,8 +88,8 @@ constexpr int count_type() {
   return (0 + ... + (std::is_same_v<Ts, O> ? 1 : 0));
 }
 
-// The types of the arguments P... of Rest (a function, not a nested lambda
-// over the pack: nvcc rejects that).
+// How many of the trailing arguments P + I of Rest have type O (a function,
+// not a nested lambda over the pack I: nvcc rejects that).
 template <class O, std::size_t P, class... Rest, std::size_t... I>
 constexpr int count_trailing(std::index_sequence<I...>) {
   using Args = type_list<std::remove_cvref_t<Rest>...>;
