@@ -6,7 +6,11 @@
 #   g++ -O3:           the Gaussian sum with its 1st..4th derivative w.r.t. x (the curve)
 #   g++ -O3:           the Gaussian sum under kops::with_dim with 1, 4, 8 dimensions listed
 #                      (the compile-time cost per listed dimension)
-#   g++ -O3:           a TU including only <Kokkos_Core.hpp>
+#   g++ -O3:           a TU including only <Kokkos_Core.hpp>, and one with a single
+#                      Kokkos::parallel_for (what any Kokkos TU pays)
+#   nvcc -O3 (sm_90):  (s) a TU of only the C++ standard headers (b') reaches; with
+#                      KEOPS15_DIR also (s') those KeOps 1.5's TU reaches, under its
+#                      flags (C++17) and under kops's (C++20)
 # With KEOPS15_DIR set to a KeOps 1.5 tree (github getkeops/keops, tag v1.5, with its
 # taocpp/sequences submodule, or SEQUENCES_DIR), also, in the same run, the same pair in
 # KeOps 1.5's template engine (bench/compile/keops15/: GPU_1D + GPU_2D on nvcc, CpuConv
@@ -51,6 +55,14 @@ best() {  # "wall cpu": the best wall time and the best CPU time (user + sys of 
   done
   printf '%.3f %.3f' "$bw" "$bc"
 }
+std_tu() {  # file compiler-and-flags... source: writes to file one #include line for every
+            # public libstdc++ header the source reaches (nvcc's host preprocessor, -H)
+  local file=$1
+  shift
+  "$@" -E -Xcompiler -H -o /dev/null 2>&1 >/dev/null | sed -n 's|^\.\.* .*/c++/[0-9]*/\([a-z_]*\)$|#include <\1>|p' |
+    sort -u >"$file"
+  [ -s "$file" ] || { echo "run.sh: no standard header found for $file" >&2; return 1; }
+}
 s2() { printf '%.2f' "$1"; }                                 # seconds as the table shows them
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 md() { echo "$1" | tee -a "$log"; }                          # a table line: stdout + log
@@ -91,6 +103,11 @@ if [ -x "$nvcc_bin" ]; then
     $nvcc -c bench/compile/gauss_grad.cu -o "$out/gauss_grad_cu.o"
   measure nvcc_gauss_grad_min "(b') the same, including only the headers it uses" "nvcc -O3 sm_90" "" \
     $nvcc -c bench/compile/gauss_grad_min.cu -o "$out/gauss_grad_min_cu.o"
+  # (s): only the C++ standard headers that (b') reaches, each project's own list, found
+  # by preprocessing its TU (std_tu): what each pays for the standard library alone.
+  std_tu "$out/std_kops.cu" $nvcc bench/compile/gauss_grad_min.cu
+  measure nvcc_std_kops "(s) the standard headers (b') reaches, alone" "nvcc -O3 sm_90" "" \
+    $nvcc -c "$out/std_kops.cu" -o "$out/std_kops_cu.o"
   if [ $keops15 = 1 ]; then
     # KeOps 1.5's cost is taken above an empty TU compiled with its own flags
     # (C++17, --use_fast_math, its macros): each project's TU minus its own empty one.
@@ -98,6 +115,11 @@ if [ -x "$nvcc_bin" ]; then
       "${keops15_nvcc[@]}" -c bench/compile/empty.cu -o "$out/keops15_empty_cu.o"
     measure nvcc_keops15_gauss_grad "keops 1.5 gauss + grad (nvcc)" "nvcc -O3 sm_90" "" \
       "${keops15_nvcc[@]}" -c bench/compile/keops15/gauss_grad.cu -o "$out/keops15_gauss_grad_cu.o"
+    std_tu "$out/std_keops15.cu" "${keops15_nvcc[@]}" bench/compile/keops15/gauss_grad.cu
+    measure nvcc_std_keops15 "(s') the standard headers KeOps 1.5's TU reaches, alone (its flags: C++17)" \
+      "nvcc -O3 sm_90" "" "${keops15_nvcc[@]}" -c "$out/std_keops15.cu" -o "$out/std_keops15_cu.o"
+    measure nvcc_std_keops15_cxx20 "the same headers under kops's flags (C++20)" "nvcc -O3 sm_90" "" \
+      $nvcc -c "$out/std_keops15.cu" -o "$out/std_keops15_cxx20_cu.o"
   else
     md "| $keops15_skip | | | |"
   fi
@@ -117,6 +139,8 @@ for n in 1 4 8; do
 done
 measure gxx_kokkos_core "<Kokkos_Core.hpp> alone" "g++ -O3" "" \
   $cxx bench/compile/kokkos_core.cpp -o "$out/kokkos_core" $kokkos_lib
+measure gxx_kokkos_for "<Kokkos_Core.hpp> and one Kokkos::parallel_for" "g++ -O3" "" \
+  $cxx bench/compile/kokkos_parallel_for.cpp -o "$out/kokkos_parallel_for" $kokkos_lib
 if [ $keops15 = 1 ]; then
   measure gxx_keops15_gauss_grad "keops 1.5 gauss + grad (g++)" "g++ -O3" "" \
     "${keops15_cxx[@]}" bench/compile/keops15/gauss_grad.cpp -o "$out/keops15_gauss_grad"
@@ -138,7 +162,10 @@ if [ $keops15 = 1 ]; then
   if [ -n "${W[nvcc_keops15_gauss_grad]:-}" ]; then
     md "- $(above "nvcc, (b) umbrella" nvcc_gauss_grad nvcc_empty nvcc_keops15_gauss_grad nvcc_keops15_empty)"
     md "- $(above "nvcc, (b') headers used" nvcc_gauss_grad_min nvcc_empty nvcc_keops15_gauss_grad nvcc_keops15_empty)"
+    md "- $(above "nvcc, the standard headers alone: (s) / (s')" nvcc_std_kops nvcc_empty nvcc_std_keops15 nvcc_keops15_empty)"
+    md "- $(above "nvcc, (b') above its standard headers / KeOps above its standard headers" nvcc_gauss_grad_min nvcc_std_kops nvcc_keops15_gauss_grad nvcc_std_keops15)"
   fi
   md "- $(above "g++, kops = Kokkos TU - <Kokkos_Core.hpp> alone" gxx_gauss_grad gxx_kokkos_core gxx_keops15_gauss_grad gxx_empty)"
+  md "- $(above "g++, kops = Kokkos TU - a TU with one Kokkos::parallel_for" gxx_gauss_grad gxx_kokkos_for gxx_keops15_gauss_grad gxx_empty)"
 fi
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >>"$log"

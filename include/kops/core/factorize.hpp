@@ -135,20 +135,29 @@ constexpr auto factorize(F f, G) {
 /// \cond INTERNAL
 namespace detail {
 
-// Number of nodes of F, and occurrences of T in F (memoised per type pair by
-// the compiler; no type lists are built, so a round costs O(nodes^2) trivial
-// instantiations).
+// Number of nodes of F, and occurrences of T in F. occurrences counts over
+// F's nodes flattened once into a list (nodes_of, pre-order, repeats kept), with
+// the compiler's __is_same: one instantiation per (F, T) pair instead of one
+// per (node of F, T) pair, which dominated auto_factorize's cost.
 template <class F> struct node_count;
 template <class... C> constexpr int node_count_of(type_list<C...>) { return (0 + ... + node_count<C>::value); }
 template <class F> struct node_count {
   static constexpr int value = 1 + node_count_of(typename F::children{});
 };
-template <class F, class T> struct occurrences;
-template <class T, class... C> constexpr int occurrences_of(type_list<C...>) {
-  return (0 + ... + occurrences<C, T>::value);
-}
+template <class... L> struct list_concat;
+template <class... A> struct list_concat<type_list<A...>> {
+  using type = type_list<A...>;
+};
+template <class... A, class... B, class... R>
+struct list_concat<type_list<A...>, type_list<B...>, R...> : list_concat<type_list<A..., B...>, R...> {};
+template <class F> struct nodes_of;
+template <class F, class... C> auto nodes_with(type_list<C...>) -> list_concat<type_list<F>, typename nodes_of<C>::type...>;
+template <class F> struct nodes_of {
+  using type = typename decltype(nodes_with<F>(typename F::children{}))::type;
+};
+template <class T, class... N> constexpr int count_in(type_list<N...>) { return (0 + ... + int(__is_same(N, T))); }
 template <class F, class T> struct occurrences {
-  static constexpr int value = int(std::is_same_v<F, T>) + occurrences_of<T>(typename F::children{});
+  static constexpr int value = count_in<T>(typename nodes_of<F>::type{});
 };
 
 // F contains an expensive operation (exp, log, sqrt, division, ...: ops that

@@ -54,9 +54,13 @@ struct formula_node {};
 /// ```
 /// where Ctx is a backend's evaluation context (value type, math provider and
 /// variable loads). Backends only ever call eval; they never name an op.
+// Written with the compiler's __is_base_of rather than std::derived_from: the
+// concept is checked for every node type a formula builds, and the standard
+// traits behind derived_from / convertible_to (is_convertible, __or_, ...) cost
+// nvcc's three front ends measurable time per TU (docs/performance.md).
 template <class F>
-concept Formula = std::derived_from<F, formula_node> && requires {
-  { F::dim } -> std::convertible_to<int>;
+concept Formula = __is_base_of(formula_node, F) && requires {
+  static_cast<int>(F::dim);
   typename F::children;
 };
 

@@ -176,6 +176,23 @@ launch_plan plan_launch(std::int64_t rows, std::int64_t cols, const options& opt
   return p;
 }
 
+// A kernel's parameter list for cudaLaunchKernel: the first parameter, then
+// the batch (batched kernels only: `batch` non-null), then the rest. One list
+// and one launch for both kernel forms keep launch_entry's host code (compiled
+// in every translation unit) half the size.
+struct kernel_params {
+  void* p[8];
+  int n = 0;
+  kernel_params(void* first, void* batch) {
+    p[n++] = first;
+    if (batch) p[n++] = batch;
+  }
+  template <class... A>
+  void add(A*... a) {
+    ((p[n++] = a), ...);
+  }
+};
+
 // GPU_1D (gpu_1d.hpp): true when launched; false after a reported failure
 // (without exceptions). A batched call: every batch in the same launch.
 [[nodiscard]] inline bool launch_gpu_1d(const kernel_entry& k, const launch_operands& o, std::int64_t rows,
@@ -185,15 +202,11 @@ launch_plan plan_launch(std::int64_t rows, std::int64_t cols, const options& opt
   std::int64_t chunk = cols > 0 ? cols : 1;
   void* no_scratch = nullptr;
   void* out = o.out;
-  if (o.batch) {
-    void* params[] = {o.args, o.batch, &rows, &cols, &chunk, &no_scratch, &out};
-    return check_launch(k.reduce(dim3(blocks, 1, batch_grid(o.batches)), dim3(k.facts.block), params,
-                                 k.facts.shared_bytes, stream),
-                        where, "GPU_1D");
-  }
-  void* params[] = {o.args, &rows, &cols, &chunk, &no_scratch, &out};
-  return check_launch(k.reduce(dim3(blocks), dim3(k.facts.block), params, k.facts.shared_bytes, stream), where,
-                      "GPU_1D");
+  const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
+  kernel_params params(o.args, o.batch);
+  params.add(&rows, &cols, &chunk, &no_scratch, &out);
+  return check_launch(k.reduce(dim3(blocks, 1, bz), dim3(k.facts.block), params.p, k.facts.shared_bytes, stream),
+                      where, "GPU_1D");
 }
 
 // GPU_2D (gpu_2d.hpp): true when both passes are queued; false after a
@@ -222,28 +235,18 @@ launch_plan plan_launch(std::int64_t rows, std::int64_t cols, const options& opt
   const int threads = k.facts.combine_threads;
   const std::size_t shared = shape.groups > 1 ? threads * k.facts.acc_bytes : 0;
   const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
-  if (o.batch) {
-    *o.batch_scratch = plan.chunks * rows;
-    void* pass1[] = {o.args, o.batch, &rows, &cols, &plan.chunk, &partial, &no_out};
-    if (!check_launch(k.reduce(dim3(blocks, unsigned(plan.chunks), bz), dim3(k.facts.block), pass1,
-                               k.facts.shared_bytes, stream),
-                      where, "GPU_2D partial-reduction"))
-      return false;
-    void* pass2[] = {&partial, o.batch, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
-    if (!check_launch(k.combine(dim3(combine_blocks, 1, bz), dim3(threads), pass2, shared, stream), where,
-                      "GPU_2D combine"))
-      return false;
-  } else {
-    void* pass1[] = {o.args, &rows, &cols, &plan.chunk, &partial, &no_out};
-    if (!check_launch(k.reduce(dim3(blocks, unsigned(plan.chunks)), dim3(k.facts.block), pass1,
-                               k.facts.shared_bytes, stream),
-                      where, "GPU_2D partial-reduction"))
-      return false;
-    void* pass2[] = {&partial, &rows, &plan.chunks, &shape.row_shift, &shape.groups, &out};
-    if (!check_launch(k.combine(dim3(combine_blocks), dim3(threads), pass2, shared, stream), where,
-                      "GPU_2D combine"))
-      return false;
-  }
+  if (o.batch) *o.batch_scratch = plan.chunks * rows;
+  kernel_params pass1(o.args, o.batch);
+  pass1.add(&rows, &cols, &plan.chunk, &partial, &no_out);
+  if (!check_launch(k.reduce(dim3(blocks, unsigned(plan.chunks), bz), dim3(k.facts.block), pass1.p,
+                             k.facts.shared_bytes, stream),
+                    where, "GPU_2D partial-reduction"))
+    return false;
+  kernel_params pass2(&partial, o.batch);
+  pass2.add(&rows, &plan.chunks, &shape.row_shift, &shape.groups, &out);
+  if (!check_launch(k.combine(dim3(combine_blocks, 1, bz), dim3(threads), pass2.p, shared, stream), where,
+                    "GPU_2D combine"))
+    return false;
   return scratch.release(where, "the GPU_2D partial accumulators");
 }
 
