@@ -177,9 +177,9 @@ launch_plan plan_launch(std::int64_t rows, std::int64_t cols, const options& opt
 }
 
 // A kernel's parameter list for cudaLaunchKernel: the first parameter, then
-// the batch (batched kernels only: `batch` non-null), then the rest. One list
-// and one launch for both kernel forms keep launch_entry's host code (compiled
-// in every translation unit) half the size.
+// the batch (batched kernels only: `batch` non-null), then the rest: the
+// batched and unbatched launches of launch_entry (compiled in every
+// translation unit) share one launch sequence.
 struct kernel_params {
   void* p[8];
   int n = 0;
