@@ -182,6 +182,21 @@ def main():
                     return sum(rp[n][0].get(q, 0) for q in PHASES) if p == "sum of the steps" else rp[n][0].get(p, 0)
                 rows.append([p] + [s(cpu(n) - cpu(base_of(n))) for n, _ in above])
             out.append(table(["step"] + [lab for _, lab in above], rows))
+        # (b') in parts: each side of the chain above the one before it.
+        chain = [("empty", "the standard headers (b') reaches"), ("kops_std", "kops's headers"),
+                 ("kops_headers", "the two formulas"), ("kops_formulas", "the two eval calls")]
+        after = {"empty": "kops_std", "kops_std": "kops_headers", "kops_headers": "kops_formulas",
+                 "kops_formulas": "kops_min"}
+        if all(n in names for n in after.values()) and nv[0][0] == "empty":
+            out.append("\nkops (b') in parts, each above the one before (standard headers above the empty TU, "
+                       "then its #include lines, its two formulas, its two eval calls): CPU of the replayed "
+                       "steps, per step:\n")
+            rows = []
+            for p in PHASES + ["sum of the steps"]:
+                def cpu(n):
+                    return sum(rp[n][0].get(q, 0) for q in PHASES) if p == "sum of the steps" else rp[n][0].get(p, 0)
+                rows.append([p] + [s(cpu(after[b]) - cpu(b)) for b, _ in chain])
+            out.append(table(["step"] + [lab for _, lab in chain], rows))
         dt = {n: device_trace(root / f"nvcc_{n}") for n, _ in nv}
         if any(dt.values()):
             out.append("\n### inside cicc and ptxas (nvcc -fdevice-time-trace, one run, wall seconds)\n")

@@ -9,6 +9,8 @@
 #   g++:  the Kokkos TU, <Kokkos_Core.hpp> alone, KeOps 1.5's CPU TU and the empty TU under
 #         clang++ -ftime-trace with the same flags (-c, no link), or g++ -ftime-report when
 #         clang++ is missing.
+# (b') is also split: its standard headers alone (std_tu.sh), then its #include lines, its
+# formulas, its eval calls (gauss_grad_min.cu's PART), each part's cost per step.
 # TUs: empty.cu, gauss_grad.cu (umbrella), gauss_grad_min.cu and, with KEOPS15_DIR set (see
 # keops15/flags.sh), keops15/gauss_grad.cu; empty.cpp, kokkos_core.cpp,
 # gauss_grad_kokkos.cpp (-DORDER=1) and keops15/gauss_grad.cpp. One compile at a time.
@@ -27,6 +29,7 @@ cxx_flags=(-std=c++20 -O3 -fno-math-errno -Wno-psabi -Iinclude -isystem "$kokkos
 nvcc_bin="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 nvcc_kops=("$nvcc_bin" -std=c++20 -O3 -arch=sm_90 --expt-relaxed-constexpr -Iinclude)
 . bench/compile/keops15/flags.sh
+. bench/compile/std_tu.sh
 keops15=0
 keops15_setup "$out" && keops15=1 || echo "# $keops15_skip" >&2
 : >"$out/sides"
@@ -98,6 +101,12 @@ gxx_side() {  # name label source compiler flags...
 if [ -x "$nvcc_bin" ]; then
   nvcc_side empty "empty .cu" bench/compile/empty.cu "${nvcc_kops[@]}"
   nvcc_side kops "kops (b)" bench/compile/gauss_grad.cu "${nvcc_kops[@]}"
+  # (b') cut in parts (its PART macro), each side the one before plus one part:
+  # the standard headers it reaches (std_tu), its #include lines, its two formulas.
+  std_tu "$out/std_kops.cu" "${nvcc_kops[@]}" bench/compile/gauss_grad_min.cu
+  nvcc_side kops_std "(b')'s standard headers" "$out/std_kops.cu" "${nvcc_kops[@]}"
+  nvcc_side kops_headers "(b')'s includes" bench/compile/gauss_grad_min.cu "${nvcc_kops[@]}" -DPART=1
+  nvcc_side kops_formulas "(b')'s formulas" bench/compile/gauss_grad_min.cu "${nvcc_kops[@]}" -DPART=2
   nvcc_side kops_min "kops (b')" bench/compile/gauss_grad_min.cu "${nvcc_kops[@]}"
   if [ $keops15 = 1 ]; then
     nvcc_side keops15_empty "empty .cu, KeOps 1.5's flags" bench/compile/empty.cu "${keops15_nvcc[@]}"

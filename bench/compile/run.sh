@@ -55,14 +55,6 @@ best() {  # "wall cpu": the best wall time and the best CPU time (user + sys of 
   done
   printf '%.3f %.3f' "$bw" "$bc"
 }
-std_tu() {  # file compiler-and-flags... source: writes to file one #include line for every
-            # public libstdc++ header the source reaches (nvcc's host preprocessor, -H)
-  local file=$1
-  shift
-  "$@" -E -Xcompiler -H -o /dev/null 2>&1 >/dev/null | sed -n 's|^\.\.* .*/c++/[0-9]*/\([a-z_]*\)$|#include <\1>|p' |
-    sort -u >"$file"
-  [ -s "$file" ] || { echo "run.sh: no standard header found for $file" >&2; return 1; }
-}
 s2() { printf '%.2f' "$1"; }                                 # seconds as the table shows them
 ratio() { python3 -c "print(f'{$1/$2:.2f}')"; }
 md() { echo "$1" | tee -a "$log"; }                          # a table line: stdout + log
@@ -90,6 +82,7 @@ measure() {  # key what compiler order command... -> one table line and one CSV 
   fi
 } >"$log"
 . bench/compile/keops15/flags.sh
+. bench/compile/std_tu.sh
 keops15=0
 keops15_setup "$out" && keops15=1
 echo "key,what,compiler,order,seconds,ratio,cpu_seconds,cpu_ratio" >"$csv"

@@ -350,8 +350,6 @@ template <class Pol, class Red, bool Ranged = false, bool Batched = false, class
         if (!ok) return false;
       }
       return true;
-    } else if constexpr (!Ranged && !Batched) {
-      return be.template launch<Pol, Red>(e, out, ptrs);
     } else {
       return launch_pass<Pol, Red, Ranged, Batched>(be, e, out, ptrs);
     }
@@ -560,7 +558,7 @@ void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, UserOut* 
             using T = call_element_t<Out, arg_element_t<A>...>;
             const T* const ptrs[sizeof...(A) + 1] = {arg_pointer(args)..., nullptr};  // + 1: no empty array
             using Pol = call_policy_t<Red, T, Policy...>;
-            [[maybe_unused]] call_form form;
+            call_form form;
             if constexpr (ranged) form.sparsity = &get_option<block_sparsity>(opts);
             if constexpr (batched) {
               const bool per_batch[sizeof...(A) + 1] = {is_per_batch_v<A>..., false};
@@ -572,14 +570,7 @@ void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, UserOut* 
               run_entry<Be, Pol, Red, ranged, batched>(where, opts, M, N, out, ptrs, form);
             } else {
               if (!check_call_arguments<Red>(where, M, N, out, ptrs)) return;
-              if constexpr (!ranged && !has_own_call_v<Be>) {
-                // The common call straight to its passes: two template layers
-                // fewer for every compiler pass to instantiate (docs/performance.md).
-                Be be(where, opts);
-                (void)run_passes<Pol, Red>(be, M, N, out, ptrs);
-              } else {
-                run_entry<Be, Pol, Red, ranged, batched>(where, opts, M, N, out, ptrs, form);
-              }
+              run_entry<Be, Pol, Red, ranged, batched>(where, opts, M, N, out, ptrs, form);
             }
           }
         },
