@@ -65,18 +65,7 @@ rm -rf "$out/kops" "$out/keops" "$out/all"
 mkdir -p "$out/kops" "$out/keops" "$out/all"
 
 # ------------------------------------------------------------- the kernel set
-# case | source | extra defines | element types (default: float double; half and
-# bfloat16 are kops::half / kops::bfloat16 storage, evaluated in float, kops only)
-cases=(
-  "gauss3|gauss.cu|-DSASS_D=3|float double half bfloat16"
-  "gauss_grad3|gauss_grad.cu|"
-  "argkmin8|argkmin.cu|"
-  "logsumexp3|logsumexp.cu|"
-  "gauss64|gauss.cu|-DSASS_D=64|float double half"
-  "gauss256|gauss.cu|-DSASS_D=256"
-  "gauss1024|gauss.cu|-DSASS_D=1024"
-  "gauss_grad784|gauss_grad.cu|-DSASS_D=784"
-)
+. "$here/cases.sh"
 flags=(-cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr)
 
 jobfile=$out/jobs.txt
