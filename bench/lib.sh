@@ -9,6 +9,7 @@
 bench_setup() {
   ROOT=$(cd "$(dirname "${BASH_SOURCE[1]}")/.." && pwd)
   cd "$ROOT"
+  source "$ROOT/tools/cache.sh"  # ccache for the builds below (CMAKE_<LANG>_COMPILER_LAUNCHER)
   BUILD="$ROOT/build/bench"
   VENV="$ROOT/build/bench-venv"
   REPS=${REPS:-3}

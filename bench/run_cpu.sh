@@ -23,6 +23,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$ROOT/tools/cache.sh"  # ccache for the builds below (CMAKE_<LANG>_COMPILER_LAUNCHER)
 BUILD="$ROOT/build/bench"
 VENV="$ROOT/build/bench-venv"
 SIZES=${SIZES:-10000,100000}

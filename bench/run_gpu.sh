@@ -29,6 +29,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+source "$ROOT/tools/cache.sh"  # ccache for the builds below (CMAKE_<LANG>_COMPILER_LAUNCHER)
 BUILD="$ROOT/build/bench-gpu"
 SIZES=${SIZES:-1e3,1e4,1e5,1e6}
 REPS=${REPS:-5}

@@ -9,6 +9,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
+source "$ROOT/tools/cache.sh"  # ccache for the builds below (CMAKE_<LANG>_COMPILER_LAUNCHER)
 BUILD="$ROOT/build/bench-threads"
 VENV="$ROOT/build/bench-venv"
 REPS=${REPS:-5}

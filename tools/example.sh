@@ -5,6 +5,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tools/setup.sh
+source tools/cache.sh  # ccache in front of the compilers, when installed
 
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
@@ -16,7 +17,7 @@ BUILD_DIR="${KOPS_BUILD_DIR:-build}"
 # KOPS_CMAKE_ARGS: extra configure arguments (e.g. -DKOPS_ENABLE_KOKKOS=OFF on a
 # GPU machine without Kokkos: the GPU example alone is built then).
 # shellcheck disable=SC2086
-cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKOPS_BUILD_EXAMPLES=ON ${KOPS_CMAKE_ARGS:-}
+cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKOPS_BUILD_EXAMPLES=ON ${KOPS_CMAKE_ARGS:-} "${KOPS_CCACHE_ARGS[@]}"
 
 has_target() {
   { cmake --build "$BUILD_DIR" --target help 2>/dev/null || true; } | grep -qw -- "$1" && return 0

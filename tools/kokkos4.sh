@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Build and install Kokkos 4.6.01 with the OpenMP (or Threads) and Serial host backends from
-# the vendored release source, once: a later call finds the install and does
-# nothing. Prints the install prefix (the folder to give CMake as
-# -DKokkos_ROOT=...) on its last line.
+# the vendored release source, once per machine: the install lives outside the
+# checkout (under KOPS_CACHE_HOME, tools/cache.sh), in a folder named by what it
+# was built from -- the tarball's SHA-256, the backend, the extra flags and the
+# compiler (its version line and binary) -- so every clone on the machine finds
+# it, and a change of any of them builds a new one beside it. A later call
+# finds the install and does nothing; two calls at once wait for each other (flock).
+# Prints the install prefix (the folder to give CMake as -DKokkos_ROOT=...) on
+# its last line.
 #
-#   KOPS_KOKKOS4_DIR      where to build and install (default build-kokkos4/)
+#   KOPS_KOKKOS4_DIR      where to build and install (default: $KOPS_CACHE_HOME/kokkos/<key>)
 #   KOPS_KOKKOS4_TARBALL  the release source (default: the first of
 #                         ../shared/vendor/kokkos-4.6.01.tar.gz beside the
 #                         checkout, /work/shared/vendor/kokkos-4.6.01.tar.gz)
@@ -19,8 +24,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
-dir="${KOPS_KOKKOS4_DIR:-$root/build-kokkos4}"
-prefix="$dir/install"
 flags="${KOPS_KOKKOS4_FLAGS:-}"
 backend="${KOPS_KOKKOS4_BACKEND:-openmp}"
 case "$backend" in
@@ -28,14 +31,6 @@ case "$backend" in
   threads) enable=(-DKokkos_ENABLE_THREADS=ON) ;;
   *) echo "[kokkos4] error: KOPS_KOKKOS4_BACKEND must be openmp or threads" >&2; exit 1 ;;
 esac
-stamp="$prefix/.kops-kokkos4-stamp"
-want="kokkos-4.6.01 $backend+serial flags=[$flags]"
-
-if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
-  echo "[kokkos4] installed: $prefix ($want)" >&2
-  echo "$prefix"
-  exit 0
-fi
 
 tarball="${KOPS_KOKKOS4_TARBALL:-}"
 if [ -z "$tarball" ]; then
@@ -47,6 +42,29 @@ if [ -z "$tarball" ] || [ ! -f "$tarball" ]; then
   echo "[kokkos4] error: the Kokkos 4.6.01 source is not found (looked for ../shared/vendor/kokkos-4.6.01.tar.gz" \
        "beside the checkout and /work/shared/vendor/); set KOPS_KOKKOS4_TARBALL" >&2
   exit 3
+fi
+
+cxx="$(command -v "${CXX:-c++}" 2>/dev/null || command -v g++)"
+compiler="$("$cxx" --version 2>/dev/null | head -n 1) $(sha256sum "$(readlink -f "$cxx")" | cut -c1-16)"
+want="kokkos-4.6.01 $(sha256sum "$tarball" | cut -c1-16) $backend+serial flags=[$flags] cxx=[$compiler]"
+if [ -n "${KOPS_KOKKOS4_DIR:-}" ]; then
+  dir="$KOPS_KOKKOS4_DIR"
+else
+  # shellcheck source=tools/cache.sh
+  source "$root/tools/cache.sh"
+  dir="$KOPS_CACHE_HOME/kokkos/4.6.01-$backend-$(echo "$want" | sha256sum | cut -c1-12)"
+fi
+prefix="$dir/install"
+stamp="$prefix/.kops-kokkos4-stamp"
+mkdir -p "$dir"
+# One build at a time per folder: a second caller waits, then finds the install.
+exec 9>"$dir/.lock"
+flock 9
+
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+  echo "[kokkos4] installed: $prefix ($want)" >&2
+  echo "$prefix"
+  exit 0
 fi
 
 jobs="$(nproc 2>/dev/null || echo 2)"

@@ -12,8 +12,8 @@
 #                    __syncthreads its only synchronisation: racecheck's analogue
 #   build-tsan-threads/  ThreadSanitizer: the CPU backend on two threads
 #                    (tests/unit/kokkos_threads_test.cpp) against Kokkos 4.6.01
-#                    built with its Threads backend and TSan (build-kokkos4-tsan/,
-#                    tools/kokkos4.sh). Not OpenMP: GCC's libgomp is not
+#                    built with its Threads backend and TSan (tools/kokkos4.sh,
+#                    installed once per machine under KOPS_CACHE_HOME). Not OpenMP: GCC's libgomp is not
 #                    instrumented, so TSan misses the barriers that end its
 #                    parallel regions and reports races that are not there (a
 #                    try on 2026-11-24: 142 reports, every one in Kokkos' own
@@ -26,6 +26,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tools/setup.sh
+# ccache in front of every compiler (tools/cache.sh)
+source tools/cache.sh
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 only="${KOPS_SANITIZE_ONLY:-}"
@@ -79,15 +81,18 @@ if [ -z "$only" ] || [ "$only" = asan ]; then
   echo "[sanitize] configure $BUILD_DIR ($SAN_FLAGS)"
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug \
     -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON -DKOPS_TEST_NATIVE=OFF \
-    "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE" "-DKOPS_EMULATED_TEST_EXCLUDE=$EMU_EXCLUDE" "-DCMAKE_CXX_FLAGS=$SAN_FLAGS" "${OPT_FLAGS[@]}"
+    "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE" "-DKOPS_EMULATED_TEST_EXCLUDE=$EMU_EXCLUDE" "-DCMAKE_CXX_FLAGS=$SAN_FLAGS" "${OPT_FLAGS[@]}" \
+    "${KOPS_CCACHE_ARGS[@]}"
   # The embedded profile's tests in their no-exception builds only (the
   # exception builds of the same cases run in tools/test.sh; CI time).
   EMBEDDED="kops_embedded_kokkos kops_embedded_cuda_emulated"
   echo "[sanitize] build kops_unit_tests kops_cuda_emulated_tests $EMBEDDED (-j$jobs)"
   t=$SECONDS
+  kops_cache_mark
   # shellcheck disable=SC2086
   cmake --build "$BUILD_DIR" -j "$jobs" --target kops_unit_tests kops_cuda_emulated_tests $EMBEDDED
   echo "[sanitize] ASan+UBSan build took $((SECONDS - t)) s"
+  kops_cache_summary "tools/sanitize.sh ASan+UBSan build"
   t=$SECONDS
   echo "[sanitize] ctest -L 'unit|gpu_emulated' (ASan+UBSan)"
   # The emulator switches stacks with swapcontext and tells ASan of every
@@ -120,11 +125,14 @@ if [ -z "$only" ] || [ "$only" = tsan ]; then
   echo "[sanitize] configure $TSAN_DIR ($TSAN_FLAGS)"
   cmake -S . -B "$TSAN_DIR" -DCMAKE_BUILD_TYPE=Debug \
     -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON -DKOPS_TEST_NATIVE=OFF \
-    "-DKOPS_EMULATED_TEST_EXCLUDE=$TSAN_EMU_EXCLUDE" "-DCMAKE_CXX_FLAGS=$TSAN_FLAGS" "${TSAN_OPT_FLAGS[@]}"
+    "-DKOPS_EMULATED_TEST_EXCLUDE=$TSAN_EMU_EXCLUDE" "-DCMAKE_CXX_FLAGS=$TSAN_FLAGS" "${TSAN_OPT_FLAGS[@]}" \
+    "${KOPS_CCACHE_ARGS[@]}"
   echo "[sanitize] build kops_cuda_emulated_tests (-j$jobs)"
   t=$SECONDS
+  kops_cache_mark
   cmake --build "$TSAN_DIR" -j "$jobs" --target kops_cuda_emulated_tests
   echo "[sanitize] TSan build took $((SECONDS - t)) s"
+  kops_cache_summary "tools/sanitize.sh TSan build"
   t=$SECONDS
   echo "[sanitize] ctest -L gpu_emulated (TSan)"
   export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
@@ -137,7 +145,8 @@ if [ -z "$only" ] || [ "$only" = tsan ]; then
 fi
 
 if [ -z "$only" ] || [ "$only" = tsan-threads ]; then
-  KDIR="${KOPS_TSAN_KOKKOS_DIR:-$PWD/build-kokkos4-tsan}"
+  # Kokkos' install: tools/kokkos4.sh's folder for these flags, or KOPS_TSAN_KOKKOS_DIR.
+  KDIR="${KOPS_TSAN_KOKKOS_DIR:-}"
   TT_DIR="${KOPS_TSAN_THREADS_BUILD_DIR:-build-tsan-threads}"
   TT_FLAGS="-O1 -fsanitize=thread -fno-omit-frame-pointer"
   t=$SECONDS
@@ -155,9 +164,12 @@ if [ -z "$only" ] || [ "$only" = tsan-threads ]; then
       -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON \
       -DKOPS_BUILD_EMULATED_GPU_TESTS=OFF -DKOPS_TEST_NATIVE=OFF -DKOPS_TEST_STATIC=OFF \
       -DKOPS_TEST_DOC_SNIPPETS=OFF -DKOPS_TEST_CONFORMANCE=OFF \
-      "-DKOPS_UNIT_TEST_ONLY=/kokkos_threads_test\.cpp$" "-DCMAKE_CXX_FLAGS=$TT_FLAGS" "${OPT_FLAGS[@]}"
+      "-DKOPS_UNIT_TEST_ONLY=/kokkos_threads_test\.cpp$" "-DCMAKE_CXX_FLAGS=$TT_FLAGS" "${OPT_FLAGS[@]}" \
+      "${KOPS_CCACHE_ARGS[@]}"
     echo "[sanitize] build kops_unit_tests (the threads test alone, -j$jobs)"
+    kops_cache_mark
     cmake --build "$TT_DIR" -j "$jobs" --target kops_unit_tests
+    kops_cache_summary "tools/sanitize.sh TSan threads build"
     echo "[sanitize] kops_unit_tests [threads] --kokkos-num-threads=2 (TSan, Kokkos Threads backend)"
     export TSAN_OPTIONS="halt_on_error=1${TSAN_OPTIONS:+:$TSAN_OPTIONS}"
     set +e

@@ -9,7 +9,9 @@ set -euo pipefail
 # doxygen: the API reference (tools/docs.sh). libopenmpi-dev, openmpi-bin: the
 # MPI example and kops/mpi.hpp's tests (mpirun on one machine).
 # python3-matplotlib: bench/plot.py (the docs' plots; a ctest keeps it working).
-PACKAGES=(cmake g++ make libboost1.81-dev catch2 libtrilinos-kokkos-dev python3-numpy python3-venv python3-dev
+# ccache: the compiler cache every build script puts in front of g++ and nvcc
+# (tools/cache.sh; a build without it runs the compilers directly).
+PACKAGES=(cmake g++ make ccache libboost1.81-dev catch2 libtrilinos-kokkos-dev python3-numpy python3-venv python3-dev
           doxygen libopenmpi-dev openmpi-bin python3-matplotlib)
 
 log() { echo "[setup] $*"; }

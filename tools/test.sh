@@ -8,6 +8,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tools/setup.sh
+# ccache in front of every compiler, Kokkos 4 installs kept outside the checkout (tools/cache.sh)
+source tools/cache.sh
 
 if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="/usr/local/cuda/bin:$PATH"
@@ -30,17 +32,21 @@ if ! { command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep
 fi
 echo "[test] configure $BUILD_DIR ${cuda_arch[*]:-} -DKOPS_TEST_CUDA_COMPILE_ONLY=$compile_only"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKOPS_BUILD_TESTS=ON "${cuda_arch[@]}" \
-  "-DKOPS_TEST_CUDA_COMPILE_ONLY=$compile_only"
+  "-DKOPS_TEST_CUDA_COMPILE_ONLY=$compile_only" "${KOPS_CCACHE_ARGS[@]}"
 echo "[test] build (-j$jobs)"
 t=$SECONDS
+kops_cache_mark
 cmake --build "$BUILD_DIR" -j "$jobs"
 echo "[test] build took $((SECONDS - t)) s"
+kops_cache_summary "tools/test.sh build"
 echo "[test] ctest"
 set +e
 t=$SECONDS
+kops_cache_mark
 ctest --test-dir "$BUILD_DIR" --output-on-failure -j "$jobs"
 rc=$?
 echo "[test] ctest took $((SECONDS - t)) s"
+kops_cache_summary "tools/test.sh ctest (consumer and compile-fail builds)"
 if [ "${KOPS_SKIP_KOKKOS4:-0}" != 1 ]; then
   echo "[test] Kokkos 4.6 OpenMP, two threads (tools/test_kokkos4.sh)"
   t=$SECONDS

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # kops against a multi-threaded Kokkos 4: Kokkos 4.6.01 with OpenMP, built once
-# from the vendored source (tools/kokkos4.sh, cached under build-kokkos4/), then
+# per machine from the vendored source (tools/kokkos4.sh, installed under
+# KOPS_CACHE_HOME outside the checkout: tools/cache.sh), then
 # the unit tests, the examples and the consumer tests (install + find_package,
 # add_subdirectory) configured against it in build-kokkos4/kops and run on two
 # OpenMP threads. The Debian Kokkos 3.4 (Serial) configuration is tools/test.sh's.
@@ -12,6 +13,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 bash tools/setup.sh
+source tools/cache.sh
 
 jobs="$(nproc 2>/dev/null || echo 2)"
 threads="${KOPS_KOKKOS4_THREADS:-2}"
@@ -39,9 +41,12 @@ EXCLUDE="/(math_ops|math_ops_grad|vector_ops|vector_ops_grad|complex_ops|kernels
 if [ "${KOPS_KOKKOS4_ALL:-0}" = 1 ]; then EXCLUDE=""; fi
 cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DKokkos_ROOT="$prefix" \
   -DKOPS_BUILD_TESTS=ON -DKOPS_BUILD_EXAMPLES=ON -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EMULATED_GPU_TESTS=OFF \
-  -DKOPS_TEST_DOC_SNIPPETS=OFF -DKOPS_TEST_CONFORMANCE=OFF -DKOPS_TEST_STATIC=OFF -DKOPS_TEST_NATIVE=OFF "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE"
+  -DKOPS_TEST_DOC_SNIPPETS=OFF -DKOPS_TEST_CONFORMANCE=OFF -DKOPS_TEST_STATIC=OFF -DKOPS_TEST_NATIVE=OFF "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE" \
+  "${KOPS_CCACHE_ARGS[@]}"
 echo "[kokkos4] build kops_unit_tests and the examples (-j$jobs)"
+kops_cache_mark
 cmake --build "$BUILD_DIR" -j "$jobs"
+kops_cache_summary "tools/test_kokkos4.sh build"
 
 # OMP_PROC_BIND/OMP_PLACES: what Kokkos asks for (it warns without them).
 export OMP_NUM_THREADS="$threads" OMP_PROC_BIND=spread OMP_PLACES=threads
