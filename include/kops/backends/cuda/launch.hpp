@@ -35,6 +35,7 @@
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/gpu_1d.hpp>
 #include <kops/backends/cuda/gpu_2d.hpp>
+#include <kops/backends/cuda/grid.hpp>
 #include <kops/backends/cuda/options.hpp>
 
 namespace kops::cuda::detail {

@@ -36,6 +36,7 @@
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/error.hpp>
 #include <kops/backends/cuda/gpu_1d.hpp>
+#include <kops/backends/cuda/grid.hpp>
 #include <kops/backends/cuda/launch.hpp>
 #include <kops/backends/cuda/options.hpp>
 #include <kops/core/block_sparsity.hpp>
@@ -276,7 +277,7 @@ template <class K>
                 "kops::cuda::eval: a split block-sparse call stores the reduction's accumulators in scratch "
                 "memory; its accumulator type must be trivially copyable");
   const ranged_split sp = split_ranged_tasks(tasks, reduced, chunk);
-  if (sp.pieces.size() > 2147483647)
+  if (sp.pieces.size() > grid_max_x)
     return kops::detail::fail("%s: %lld pieces of a block-sparse call exceed the GPU grid (2^31 - 1 blocks)", where,
                               (long long)sp.pieces.size());
   typename K::batch_type strides{};
@@ -340,7 +341,7 @@ template <class K, bool Batched = false>
   const cudaStream_t stream = opts.stream;
   const auto tasks = ranged_tasks(s, rows, K::block);
   if (tasks.size() == 0) return true;
-  if (tasks.size() > 2147483647)
+  if (tasks.size() > grid_max_x)
     return kops::detail::fail("%s: %lld row tiles of a block-sparse call exceed the GPU grid (2^31 - 1 blocks)",
                               where, (long long)tasks.size());
   std::int64_t chunk = 0;
