@@ -229,11 +229,13 @@ template <class K>
     split = true;
     return true;
   }
-  const double o = block_overhead_indices;
+  // launch.hpp's cost model: every task walking the longest one's terms,
+  // against pieces of `chunk` terms and their scratch (block accumulators per
+  // piece, by block threads per slot: the block size cancels).
   const std::int64_t pieces = ceil_div(total, chunk) + tasks.size();  // at most
-  const double gpu_1d = double(ceil_div(tasks.size() * batches, slots)) * (double(longest) + o);
-  const double scratch = 2.0 * double(pieces * batches) * double(sizeof(typename K::acc_type)) / double(slots);
-  const double gpu_2d = double(ceil_div(pieces * batches, slots)) * (double(chunk) + o) + second_pass_indices + scratch;
+  const double gpu_1d = pass_estimate(tasks.size() * batches, slots, longest);
+  const double scratch = scratch_estimate(slots, pieces * batches, sizeof(typename K::acc_type));
+  const double gpu_2d = split_estimate(pieces * batches, slots, chunk, scratch);
   split = gpu_2d < gpu_1d;
   return true;
 }
