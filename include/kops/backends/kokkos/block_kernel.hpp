@@ -88,8 +88,9 @@ struct block_context {
 struct cpu_target {
   static constexpr bool exp_scaled = true;
 };
-// Sums over more coordinates than this are evaluated chunk by chunk, eight
-// components (packs) at a time (lowering/chunk.hpp): no D-pack temporaries.
+// Sums over at least cpu_chunk_min_dim (KOPS_CPU_CHUNK_MIN_DIM, 16) coordinates
+// are evaluated chunk by chunk, cpu_chunk (8) components (packs) at a time
+// (lowering/chunk.hpp): no D-pack temporaries.
 inline constexpr int cpu_chunk_min_dim = KOPS_CPU_CHUNK_MIN_DIM;
 inline constexpr int cpu_chunk = 8;
 // The formula the CPU backend evaluates for a reduction under a precision policy.
