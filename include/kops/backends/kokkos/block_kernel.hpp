@@ -167,7 +167,7 @@ struct block_kernel {
 
   // The context of the rest of a staged formula (Plan::outer): the block's
   // context, and the chunked sums' values as Slot<Plan::slot0 + s>; with
-  // Slot0 = FinalPlan::slot0, a final chunk's (final_terms): the pair's parts.
+  // Slot0 = FinalPlan::slot0, a final chunk's (final_step): the pair's parts.
   template <int Slot0>
   struct slot_context {
     using value_type = P;
