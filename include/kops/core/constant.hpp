@@ -1,3 +1,10 @@
+// The exact constants of a formula: IntConst<N> (cst<N>), Rational<P, Q>
+// (P/Q in lowest terms, Q > 1) and Zero<D> (zero<D>), their traits
+// (is_constant_v, is_zero_v, is_one_v, is_constant_value_v) and
+// make_constant<P, Q>(), the one canonical node for P/Q that every
+// simplification folding constants returns. Values are exact integers or
+// fractions at compile time and are rounded once to the context's scalar type
+// when evaluated; irrational constants (log2 e, ln 2) are named_constant.hpp's.
 #pragma once
 
 

@@ -1,3 +1,9 @@
+// kops::dtype_acc, the accumulator-type policy of a call (KeOps' dtype_acc),
+// one of the three compile-time policies that core/policy.hpp gathers. This
+// header only names the choice; reductions/detail/scheme_sum.hpp
+// (accumulation_op_t) turns it into a sum's accumulator, and the backends'
+// kernel traits pass it through (backends/cuda/kernel_traits.hpp,
+// backends/kokkos/block_kernel.hpp).
 #pragma once
 
 namespace kops {

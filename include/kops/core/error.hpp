@@ -1,3 +1,12 @@
+// How kops reports a run-time failure (bad sizes, null pointers, a backend's
+// failed call): kops::error, thrown in a build with exceptions, or, without
+// them (KOPS_EXCEPTIONS 0, config.hpp), the message passed to the handler of
+// kops::set_error_handler (default: print on stderr and abort) and false
+// returned to the caller, which returns at once. The internal side,
+// detail::fail / report / format, builds the printf-formatted message in cold,
+// out-of-line functions, so that the error paths every call has cost each
+// translation unit little compile time (see the comment in detail below).
+// Backends derive their own types (kops::cuda_error, backends/cuda/error.hpp).
 #pragma once
 
 #include <cstdarg>

@@ -1,3 +1,13 @@
+// Common sub-expressions evaluated once. factorize(f, g) rewrites f as
+// Factorized<F', G, K>: g evaluated first, then F' (f with g replaced by the
+// placeholder Slot<K, dim g>) in a slot_context that answers Slot<K> with g's
+// value; auto_factorize_t<F> does so for F's repeated sub-formulas that hold an
+// expensive op (ops declaring `expensive`: exp, sqrt, ...), smallest first, at
+// most 4 rounds, and is what the lowering hands the backends
+// (lowering/lower.hpp). Backends see only another formula; a Factorized node's
+// derivative is that of its expanded formula. Slot is also the placeholder of
+// the chunked sums (lowering/chunk_plan.hpp, final_chunks.hpp), and replace_t
+// the generic tree substitution they use.
 #pragma once
 
 #include <kops/core/elementwise.hpp>

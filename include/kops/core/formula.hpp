@@ -1,4 +1,11 @@
-// The Formula concept and the pieces every node shares.
+// The Formula concept and the pieces every node shares: formula_node, the tag
+// base of every node type; type_list, the compile-time list of a node's
+// operands (children) and of a formula's argument slots; rebind_t, a node
+// rebuilt over new operands (how the generic tree rewrites, substitution in
+// core/factorize.hpp and the lowering, rebuild a node without naming its op);
+// int_params for printing; and value_t / math_t, the value type and math
+// provider of an evaluation context. A formula's value lives in a vec
+// (core/vec.hpp); everything else about nodes is in the headers that define them.
 #pragma once
 
 #include <concepts>

@@ -1,3 +1,10 @@
+// The compile-time policies of one eval call, gathered: policy<precision,
+// sum_scheme, dtype_acc> (each from its own header), and
+// detail::policy_of_t, which turns eval's template arguments -- any of the
+// three kinds, in any order, each at most once (detail::valid_policies_v) --
+// into that policy, unnamed kinds at their defaults. The front end
+// (detail/dispatch.hpp) checks and builds it; kernels read it as Pol::prec,
+// Pol::scheme and Pol::acc.
 #pragma once
 
 #include <type_traits>

@@ -1,3 +1,9 @@
+// kops::precision, the math-precision policy of a call, one of the three
+// compile-time policies that core/policy.hpp gathers. This header only names
+// the choice: the lowering rewrites exp under the fast policy
+// (lowering/lower.hpp: policy_formula_t), and each backend picks its math
+// provider from it (backends/cuda/fast_math.hpp on the GPU, pack_math_fast of
+// backends/kokkos/pack.hpp on the CPU).
 #pragma once
 
 namespace kops {

@@ -1,3 +1,9 @@
+// kops::sum_scheme, the summation-scheme policy of a call (KeOps'
+// sum_scheme), one of the three compile-time policies that core/policy.hpp
+// gathers, with block_sum_length and the default scheme. This header only
+// names the choice and its constants; reductions/detail/scheme_sum.hpp
+// implements the schemes as accumulation ops (accumulation_op_t), which the
+// backends' kernels use in place of sum_op.
 #pragma once
 
 namespace kops {

@@ -1,3 +1,9 @@
+// The leaves that read a call's arguments: Var<C, I, D>, the node of argument
+// I of dimension D indexed by i, by j or by neither (category), built with
+// vi / vj / pm, and the Variable concept. A Var's eval is the context's
+// load<C, I, D>(): what a variable reads is up to the backend's evaluation
+// context (core/concepts.hpp), and which argument and shape it expects is what
+// core/variables.hpp collects into a formula's signature.
 #pragma once
 
 #include <kops/core/formula.hpp>

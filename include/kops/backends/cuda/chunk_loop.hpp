@@ -4,7 +4,7 @@
 //   for each tile [j0, j0 + TB) of [jb, je):              (TB = K::tile = 32)
 //     the block loads the tile's narrow reduced-axis variables (as block_reduce.hpp)
 //     part[jj][s] = 0
-//     for each chunk [k0, k0 + CH) of the dimension:       (CH = 16, a last narrower one)
+//     for each chunk [k0, k0 + CH) of the dimension:       (CH = gpu_chunk = 16, a last narrower one)
 //       __syncthreads; the block copies the chunk of the tile's wide reduced-axis
 //       variables into shared memory (buf[jj][v][k]); __syncthreads
 //       each thread reads the chunk of its row's wide variables (and the wide

@@ -1,3 +1,11 @@
+// Error reporting of the CUDA backend: kops::cuda_error (a kops::error that
+// also carries the cudaError_t), and check() / check_launch(), through which
+// every CUDA runtime call and kernel launch of the backend goes. A failure is
+// thrown as a cuda_error, or, without exceptions, passed to the
+// kops::set_error_handler handler and returned as false (core/error.hpp);
+// the message names the call (`where`), the step, and CUDA's name and text of
+// the error. forget_quiet_failure serves the calls whose failure cannot be
+// reported (destructors' frees and device restores).
 #pragma once
 
 #include <cstdarg>

@@ -13,6 +13,7 @@
 
 #include <kops/backends/cuda/block_reduce.hpp>
 #include <kops/backends/cuda/error.hpp>
+#include <kops/backends/cuda/grid.hpp>
 
 namespace kops::cuda::detail {
 
@@ -56,7 +57,7 @@ reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std:
 }
 
 // Every batch of a batched call (core/batch.hpp) in one grid: batch b on
-// blocks with blockIdx.z = b mod gridDim.z (the grid's z is at most 65535).
+// blocks with blockIdx.z = b mod gridDim.z (the grid's z is at most grid_max_yz: grid.hpp).
 // The barriers stay uniform: every thread of a block walks the same batches.
 template <class K>
 __global__ void __launch_bounds__(K::block)
@@ -68,36 +69,6 @@ reduce_kernel_batched(const typename K::args_type a, const typename K::batch_typ
     reduce_block<K>(batch_args<K>(a, s, b), rows, cols, chunk, batch_at(scratch, b, s.scratch),
                     batch_at(out, b, s.out));
 #endif
-}
-
-// The most batches one grid holds on its z axis: the grid's limit, 65535
-// (tests lower it to exercise the kernels' loop over the batches beyond it).
-inline unsigned& max_batch_grid() {
-  static unsigned z = 65535;
-  return z;
-}
-// The grid's z extent for `count` batches.
-inline unsigned batch_grid(std::int64_t count) {
-  const unsigned z = max_batch_grid();
-  return count < std::int64_t(z) ? unsigned(count) : z;
-}
-
-__attribute__((noinline, cold)) inline bool too_many_rows(std::int64_t rows, int block, const char* where) {
-  return kops::detail::fail("%s: %lld output rows exceed the GPU grid (2^31 - 1 blocks of %d)", where,
-                            (long long)rows, block);
-}
-
-// ceil(a / b) for a >= 0, b > 0, without the overflow of (a + b - 1) / b.
-constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0); }
-
-// Blocks of `block` threads needed to cover `rows` rows, into `n`; false (a
-// kops::error thrown, or reported without exceptions) past the grid's x limit.
-[[nodiscard]] inline bool row_blocks(std::int64_t rows, int block, const char* where, unsigned& n) {
-  const std::int64_t b = ceil_div(rows, block);
-  n = 0;
-  if (b > 2147483647) return too_many_rows(rows, block, where);
-  n = unsigned(b);
-  return true;
 }
 
 } // namespace kops::cuda::detail

@@ -38,6 +38,7 @@
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/error.hpp>
 #include <kops/backends/cuda/gpu_1d.hpp>
+#include <kops/backends/cuda/grid.hpp>
 
 namespace kops::cuda::detail {
 
@@ -46,7 +47,7 @@ namespace kops::cuda::detail {
 // free memory at every call costs a runtime call, and what is free now says
 // little about what the stream's other work holds when the kernels run).
 inline constexpr std::size_t gpu_2d_scratch_budget = std::size_t(256) << 20;
-inline constexpr std::int64_t gpu_2d_max_grid_chunks = 65535;  // gridDim.y
+inline constexpr std::int64_t gpu_2d_max_grid_chunks = grid_max_yz;  // gridDim.y
 inline constexpr std::int64_t gpu_2d_max_auto_chunks = 4096;
 inline constexpr std::int64_t gpu_2d_min_chunk_tiles = 4;
 inline constexpr std::int64_t gpu_2d_target_waves = 4;

@@ -56,16 +56,18 @@ using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math
 // a's invariant factors), which fast_math maps to the ex2.approx instruction
 // that __expf also ends in. Double has no fast exponential: its fast policy
 // evaluates the same formula as the accurate one (lowering/lower.hpp: policy_formula_t).
-// Sums over at least KOPS_GPU_CHUNK_MIN_DIM (128) coordinates are evaluated
-// sixteen components at a time (lowering/chunk.hpp), their variables read
+// Sums over at least gpu_chunk_min_dim (KOPS_GPU_CHUNK_MIN_DIM, 128) coordinates
+// are evaluated gpu_chunk (16) components at a time (lowering/chunk.hpp), their variables read
 // chunk by chunk instead of held in registers or the tile: staged over a tile
 // of pairs (chunk_loop.hpp) when the formula has the staged form, else from
 // global memory for each pair (tile_context::load_range).
+inline constexpr int gpu_chunk_min_dim = KOPS_GPU_CHUNK_MIN_DIM;
+inline constexpr int gpu_chunk = 16;  // components per chunk (chunk_loop.hpp's CH)
 template <class Red, class T, precision P>
 using gpu_unchunked_formula_t = policy_formula_t<Red, std::is_same_v<T, float> ? P : precision::accurate>;
 template <class Red, class T, precision P>
 using gpu_formula_t =
-    chunked_for_t<gpu_unchunked_formula_t<Red, T, P>, typename Red::signature, KOPS_GPU_CHUNK_MIN_DIM, 16>;
+    chunked_for_t<gpu_unchunked_formula_t<Red, T, P>, typename Red::signature, gpu_chunk_min_dim, gpu_chunk>;
 
 // The slots of a signature as the register and tile layouts see them: a
 // variable F reads only chunk by chunk (lowering/chunk.hpp) takes no room there.

@@ -35,6 +35,7 @@
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/gpu_1d.hpp>
 #include <kops/backends/cuda/gpu_2d.hpp>
+#include <kops/backends/cuda/grid.hpp>
 #include <kops/backends/cuda/options.hpp>
 
 namespace kops::cuda::detail {
@@ -42,6 +43,27 @@ namespace kops::cuda::detail {
 // The constants of the estimate (file comment), in reduced indices walked by a block.
 inline constexpr double block_overhead_indices = 32;  // o
 inline constexpr double second_pass_indices = 64;
+
+// The launch cost model (file comment), shared by the dense schemes here and
+// the block-sparse split of ranges.hpp (choose_ranged_split); every term in
+// block-walks of one reduced index, with `slots` block slots.
+// One pass of `blocks` blocks, each walking `walk` reduced indices:
+//   waves(blocks) * (walk + o)
+inline double pass_estimate(std::int64_t blocks, std::int64_t slots, std::int64_t walk) {
+  return double(ceil_div(blocks, slots)) * (double(walk) + block_overhead_indices);
+}
+// Scratch of bytes = the product of `factors`, written once and read once by
+// `threads` threads at a time, a byte priced as one pair evaluation:
+// 2 * bytes / threads (multiplied left to right, in double).
+template <class T, class... N>
+double scratch_estimate(T threads, N... factors) {
+  return (2.0 * ... * double(factors)) / double(threads);
+}
+// Two passes: pass 1 of `pieces` blocks walking `chunk` indices each, the
+// second launch, and the scratch between them (`scratch`: scratch_estimate).
+inline double split_estimate(std::int64_t pieces, std::int64_t slots, std::int64_t chunk, double scratch) {
+  return pass_estimate(pieces, slots, chunk) + second_pass_indices + scratch;
+}
 
 // The estimated run times of choose_scheme, in block-walks of one reduced index.
 struct scheme_estimate {
@@ -53,11 +75,11 @@ inline scheme_estimate estimate_schemes(std::int64_t rows, std::int64_t cols, in
                                         int sms, int blocks_per_sm, const gpu_2d_plan& plan) {
   const std::int64_t slots = std::int64_t(sms > 0 ? sms : 1) * (blocks_per_sm > 0 ? blocks_per_sm : 1);
   const std::int64_t b = ceil_div(rows > 1 ? rows : 1, block);
-  const double o = block_overhead_indices;
-  scheme_estimate e{double(ceil_div(b, slots)) * (double(cols) + o), std::numeric_limits<double>::infinity()};
+  scheme_estimate e{pass_estimate(b, slots, cols), std::numeric_limits<double>::infinity()};
   if (plan.chunks > 1) {
-    const double scratch = 2.0 * double(rows) * double(plan.chunks) * double(acc_bytes) / (double(slots) * block);
-    e.gpu_2d = double(ceil_div(b * plan.chunks, slots)) * (double(plan.chunk) + o) + second_pass_indices + scratch;
+    // rows * chunks accumulators of acc_bytes, by every thread of the slots.
+    const double scratch = scratch_estimate(double(slots) * block, rows, plan.chunks, acc_bytes);
+    e.gpu_2d = split_estimate(b * plan.chunks, slots, plan.chunk, scratch);
   }
   return e;
 }

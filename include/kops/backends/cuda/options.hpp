@@ -1,3 +1,8 @@
+// The public settings of a CUDA backend call: kops::cuda::options (the stream,
+// the device, the scheme, GPU_2D's chunk), passed as a trailing argument of
+// kops::cuda::eval and eval_host, and kops::cuda::scheme with its to_string.
+// Plain data, no CUDA call: launch.hpp reads the scheme and chunk when it
+// plans a launch, device.hpp's device_guard the device.
 #pragma once
 
 #include <cstdint>

@@ -36,6 +36,7 @@
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/error.hpp>
 #include <kops/backends/cuda/gpu_1d.hpp>
+#include <kops/backends/cuda/grid.hpp>
 #include <kops/backends/cuda/launch.hpp>
 #include <kops/backends/cuda/options.hpp>
 #include <kops/core/block_sparsity.hpp>
@@ -228,11 +229,13 @@ template <class K>
     split = true;
     return true;
   }
-  const double o = block_overhead_indices;
+  // launch.hpp's cost model: every task walking the longest one's terms,
+  // against pieces of `chunk` terms and their scratch (block accumulators per
+  // piece, by block threads per slot: the block size cancels).
   const std::int64_t pieces = ceil_div(total, chunk) + tasks.size();  // at most
-  const double gpu_1d = double(ceil_div(tasks.size() * batches, slots)) * (double(longest) + o);
-  const double scratch = 2.0 * double(pieces * batches) * double(sizeof(typename K::acc_type)) / double(slots);
-  const double gpu_2d = double(ceil_div(pieces * batches, slots)) * (double(chunk) + o) + second_pass_indices + scratch;
+  const double gpu_1d = pass_estimate(tasks.size() * batches, slots, longest);
+  const double scratch = scratch_estimate(slots, pieces * batches, sizeof(typename K::acc_type));
+  const double gpu_2d = split_estimate(pieces * batches, slots, chunk, scratch);
   split = gpu_2d < gpu_1d;
   return true;
 }
@@ -276,7 +279,7 @@ template <class K>
                 "kops::cuda::eval: a split block-sparse call stores the reduction's accumulators in scratch "
                 "memory; its accumulator type must be trivially copyable");
   const ranged_split sp = split_ranged_tasks(tasks, reduced, chunk);
-  if (sp.pieces.size() > 2147483647)
+  if (sp.pieces.size() > grid_max_x)
     return kops::detail::fail("%s: %lld pieces of a block-sparse call exceed the GPU grid (2^31 - 1 blocks)", where,
                               (long long)sp.pieces.size());
   typename K::batch_type strides{};
@@ -340,7 +343,7 @@ template <class K, bool Batched = false>
   const cudaStream_t stream = opts.stream;
   const auto tasks = ranged_tasks(s, rows, K::block);
   if (tasks.size() == 0) return true;
-  if (tasks.size() > 2147483647)
+  if (tasks.size() > grid_max_x)
     return kops::detail::fail("%s: %lld row tiles of a block-sparse call exceed the GPU grid (2^31 - 1 blocks)",
                               where, (long long)tasks.size());
   std::int64_t chunk = 0;

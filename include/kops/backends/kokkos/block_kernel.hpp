@@ -88,8 +88,9 @@ struct block_context {
 struct cpu_target {
   static constexpr bool exp_scaled = true;
 };
-// Sums over more coordinates than this are evaluated chunk by chunk, eight
-// components (packs) at a time (lowering/chunk.hpp): no D-pack temporaries.
+// Sums over at least cpu_chunk_min_dim (KOPS_CPU_CHUNK_MIN_DIM, 16) coordinates
+// are evaluated chunk by chunk, cpu_chunk (8) components (packs) at a time
+// (lowering/chunk.hpp): no D-pack temporaries.
 inline constexpr int cpu_chunk_min_dim = KOPS_CPU_CHUNK_MIN_DIM;
 inline constexpr int cpu_chunk = 8;
 // The formula the CPU backend evaluates for a reduction under a precision policy.
@@ -164,15 +165,9 @@ struct block_kernel {
 
   using context = block_context<P, row_cat, Sig, Math, T, Pol>;
 
-  // The terms [r0, r1) of the reduced axis folded into acc: pack u on term r
-  // at step r, or, Shifted, on term r + shift[u] (the one-pack split below).
-  // Inlined into accumulate, and accumulate into its callers: out-of-line
-  // copies of this loop cut the code a translation unit compiles per reduction
-  // by a third but cost 1.5% of the fast policy's speed on full blocks
-  // (bench_cpu, docs/performance.md "Compile time").
   // The context of the rest of a staged formula (Plan::outer): the block's
   // context, and the chunked sums' values as Slot<Plan::slot0 + s>; with
-  // Slot0 = FinalPlan::slot0, a final chunk's (final_terms): the pair's parts.
+  // Slot0 = FinalPlan::slot0, a final chunk's (final_step): the pair's parts.
   template <int Slot0>
   struct slot_context {
     using value_type = P;
@@ -296,6 +291,14 @@ struct block_kernel {
     }
   }
 
+  // The terms [r0, r1) of the reduced axis folded into acc: pack u on term r
+  // at step r, or, Shifted, on term r + shift[u] (fold's one-pack split),
+  // flushed every Op::flush_every terms when the summation scheme leaves that
+  // to the caller (caller_flushes_v).
+  // Inlined into fold, fold into accumulate and accumulate into its callers:
+  // out-of-line copies of this loop cut the code a translation unit compiles
+  // per reduction by a third but cost 1.5% of the fast policy's speed on full
+  // blocks (bench_cpu; docs/performance.md "Compile time", tried and dropped).
   template <bool Shifted>
   KOPS_INLINE void run_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t r0,
                              const std::int64_t r1) const {
