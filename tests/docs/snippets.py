@@ -205,15 +205,21 @@ class Emitter:
         self.path = path
         self.lines: list[str] = []
 
+    def rel(self, path) -> str:
+        """path as seen from the generated file's folder: no absolute path in
+        the text, so that a checkout in another folder generates the same
+        translation unit (and a compiler cache such as ccache hits)."""
+        return os.path.relpath(str(path), str(pathlib.Path(self.path).parent))
+
     def gen(self, *lines: str) -> None:
         self.lines.extend(lines)
 
     def back(self) -> None:
         # the next line is numbered as in the generated file itself
-        self.lines.append(f'#line {len(self.lines) + 2} "{cstr(self.path)}"')
+        self.lines.append(f'#line {len(self.lines) + 2} "{cstr(self.rel(self.path))}"')
 
     def md(self, block: Block, lines: list[str]) -> None:
-        self.lines.append(f'#line {block.first} "{cstr(block.md)}"')
+        self.lines.append(f'#line {block.first} "{cstr(self.rel(block.md))}"')
         self.lines.extend(lines)
         self.back()
 
@@ -240,7 +246,7 @@ def emit_head(e: Emitter, blocks: list[Block], lang: str, note: str) -> None:
         for (ln, inc) in split_includes(b)[0]:
             if inc not in seen:
                 seen.add(inc)
-                e.gen(f'#line {ln} "{cstr(b.md)}"', inc)
+                e.gen(f'#line {ln} "{cstr(e.rel(b.md))}"', inc)
     e.back()
     e.gen(f'#include "{PRELUDE[lang]}"',
           "// snippets declare names to show them, not always to use them",
@@ -422,8 +428,10 @@ def compile_cmd(args, root: pathlib.Path, u: Unit, obj_only: bool, out: pathlib.
 
 
 def block_of(u: Unit, md: str, line: int) -> Block | None:
+    # md as the #line directives write it: relative to the generated file's folder
+    where = os.path.normpath(os.path.join(os.path.dirname(str(u.path)), md))
     for b in u.blocks:
-        if str(b.md) == md and b.first <= line < b.first + len(b.lines):
+        if os.path.normpath(str(b.md)) == where and b.first <= line < b.first + len(b.lines):
             return b
     return None
 
