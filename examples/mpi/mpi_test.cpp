@@ -27,6 +27,13 @@ namespace {
 
 using kops::category;
 
+// kops::mpi's backend runs the passes' protocol (detail/dispatch.hpp): dense
+// and block-sparse passes, split on either axis.
+static_assert(kops::detail::Backend<kops::mpi::detail::mpi_backend<category::i>> &&
+              kops::detail::RangedBackend<kops::mpi::detail::mpi_backend<category::i>>);
+static_assert(kops::detail::Backend<kops::mpi::detail::mpi_backend<category::j>> &&
+              kops::detail::RangedBackend<kops::mpi::detail::mpi_backend<category::j>>);
+
 int rank_ = 0, ranks_ = 1;
 int failures = 0, checks = 0;
 // When set, check() passes this block-sparsity structure (global indices) to

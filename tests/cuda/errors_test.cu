@@ -23,7 +23,17 @@ using gpu_traits = kops::cuda::detail::kernel_traits<decltype(conv), float, kops
 static_assert(kops::MathProvider<kops::scalar_math, float> && kops::MathProvider<kops::cuda::fast_math, float>);
 static_assert(kops::EvaluationContext<kops::cuda::detail::tile_context<gpu_traits>>);
 static_assert(kops::ReductionOp<typename gpu_traits::op, kops::cuda::detail::tile_context<gpu_traits>, 1>);
-static_assert(kops::detail::Backend<kops::cuda::detail::device_backend>);
+// ... and each backend models the protocol it claims (detail/dispatch.hpp):
+// device_backend every capability, structures in device memory included;
+// host_copy_backend (eval_host) its own call, which runs device_backend's.
+using kops::cuda::detail::device_backend;
+using kops::cuda::detail::host_copy_backend;
+static_assert(kops::detail::Backend<device_backend> && kops::detail::RangedBackend<device_backend>);
+static_assert(kops::detail::HostSparsityBackend<device_backend> && kops::detail::BatchedBackend<device_backend>);
+static_assert(kops::detail::OutputChunkedBackend<device_backend> && !kops::detail::OwnCallBackend<device_backend>);
+static_assert(kops::detail::EvalBackend<device_backend> && kops::detail::check_eval_backend<device_backend>());
+static_assert(kops::detail::OwnCallBackend<host_copy_backend> && !kops::detail::Backend<host_copy_backend>);
+static_assert(kops::detail::EvalBackend<host_copy_backend> && kops::detail::check_eval_backend<host_copy_backend>());
 
 // A device array owned by the test (cudaMalloc / cudaFree).
 template <class T>

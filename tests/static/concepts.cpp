@@ -1,7 +1,8 @@
 // static_assert-only tests: the extension points' concepts (core/concepts.hpp,
-// reductions/reduction.hpp: ReductionOp, detail/dispatch.hpp: Backend) hold for
-// every type the backends supply, and fail for types that lack a member, so that
-// they can catch a broken extension. (The CUDA backend's types are checked in
+// reductions/reduction.hpp: ReductionOp, detail/dispatch.hpp: the backend
+// protocol, Backend and its capabilities) hold for every type the backends
+// supply, and fail for types that lack a member, so that they can catch a
+// broken extension. (The CUDA backend's types are checked in
 // tests/cuda/errors_test.cu, which both nvcc and kops::cuda_emulated compile.)
 #include <kops/backends/kokkos/block_kernel.hpp>
 #include <kops/backends/kokkos/pack.hpp>
@@ -87,10 +88,18 @@ struct context_without_load {
 };
 static_assert(!EvaluationContext<context_without_load>);
 
-// Backends as the eval front end sees them.
+// Backends as the eval front end sees them (detail/dispatch.hpp: the protocol),
+// each modelling what it claims.
 #if __has_include(<Kokkos_Core.hpp>)
-static_assert(kops::detail::Backend<kokkos::detail::host_backend>);
-static_assert(kops::detail::Backend<kokkos::detail::basic_host_backend<false>>);
+using kokkos::detail::basic_host_backend;
+using kokkos::detail::host_backend;
+static_assert(kops::detail::Backend<host_backend>);
+static_assert(kops::detail::Backend<basic_host_backend<false>>);
+static_assert(kops::detail::RangedBackend<host_backend> && kops::detail::BatchedBackend<host_backend>);
+static_assert(kops::detail::OutputChunkedBackend<host_backend> && kops::detail::check_output_chunks<host_backend>());
+static_assert(!kops::detail::HostSparsityBackend<host_backend> && !kops::detail::OwnCallBackend<host_backend>);
+static_assert(kops::detail::EvalBackend<basic_host_backend<false>> && kops::detail::EvalBackend<host_backend>);
+static_assert(kops::detail::check_eval_backend<kokkos::detail::eval_backend>());
 // kops::kokkos::eval compiles no sliced loops on a Serial host space (one
 // thread: plan_host never slices there), and all of them elsewhere.
 #if defined(KOKKOS_ENABLE_SERIAL)
@@ -101,9 +110,115 @@ static_assert(std::is_same_v<kokkos::detail::eval_backend,
 static_assert(std::is_same_v<kokkos::detail::eval_backend, kokkos::detail::basic_host_backend<true>>);
 #endif
 #endif
+
+// The protocol's concepts, each shown to hold for a type with its members
+// and to reject one that lacks one (or misspells it).
+namespace protocol {
+using kops::detail::call_form;
+using kops::detail::option_set;
+using kops::detail::pass_extent;
+
 struct backend_without_temporary {
   const char* where;
 };
-static_assert(!kops::detail::Backend<backend_without_temporary>);
+struct backend_without_launch {
+  const char* where;
+  template <class T, class F>
+  bool with_temporary(std::size_t, F&&) { return true; }
+};
+struct dense : backend_without_launch {
+  template <class Pol, class Red, class T, class Out>
+  bool launch(const pass_extent&, Out*, const T* const*) { return true; }
+};
+static_assert(kops::detail::Backend<dense>);
+static_assert(!kops::detail::Backend<backend_without_temporary> && !kops::detail::Backend<backend_without_launch>);
+
+struct ranged : dense {
+  template <class Pol, class Red, class T, class Out>
+  bool launch_ranged(const pass_extent&, Out*, const T* const*) { return true; }
+};
+struct ranged_misspelt : dense {
+  template <class Pol, class Red, class T, class Out>
+  bool launch_range(const pass_extent&, Out*, const T* const*) { return true; }
+};
+static_assert(kops::detail::RangedBackend<ranged> && !kops::detail::RangedBackend<dense>);
+static_assert(!kops::detail::RangedBackend<ranged_misspelt>);
+
+struct device_ranged : ranged {
+  bool host_sparsity(const block_sparsity&, kops::detail::sparsity_copy&, block_sparsity&) { return true; }
+};
+static_assert(kops::detail::HostSparsityBackend<device_ranged> && !kops::detail::HostSparsityBackend<ranged>);
+
+struct batched_without_sum : ranged {
+  template <class Pol, class Red, bool Ranged, class T, class Out>
+  bool launch_batched(const pass_extent&, Out*, const T* const*) { return true; }
+};
+struct batched : batched_without_sum {
+  template <class T, class Out>
+  bool sum_batches(const T*, std::int64_t, std::int64_t, Out*) { return true; }
+};
+struct batched_without_launch : ranged {
+  template <class T, class Out>
+  bool sum_batches(const T*, std::int64_t, std::int64_t, Out*) { return true; }
+};
+static_assert(kops::detail::BatchedBackend<batched>);
+static_assert(!kops::detail::BatchedBackend<batched_without_sum> && !kops::detail::BatchedBackend<batched_without_launch>);
+
+// Output chunks: both constants, integral; one alone (a misspelt name) or a
+// non-integral one is declared but not modelled, which check_output_chunks
+// reports (tests/compile_fail/backend_one_output_chunk.cpp).
+struct chunked : dense {
+  static constexpr int output_chunk_min_dim = 64;
+  static constexpr int output_chunk = 32;
+};
+struct chunk_misspelt : dense {
+  static constexpr int output_chunk_min_dims = 64;
+  static constexpr int output_chunk = 32;
+};
+struct chunk_not_integral : dense {
+  static constexpr int output_chunk_min_dim = 64;
+  static constexpr double output_chunk = 32;
+};
+static_assert(kops::detail::OutputChunkedBackend<chunked> && kops::detail::DeclaresOutputChunks<chunked>);
+static_assert(!kops::detail::OutputChunkedBackend<dense> && !kops::detail::DeclaresOutputChunks<dense>);
+static_assert(!kops::detail::OutputChunkedBackend<chunk_misspelt> && kops::detail::DeclaresOutputChunks<chunk_misspelt>);
+static_assert(!kops::detail::OutputChunkedBackend<chunk_not_integral>);
+static_assert(kops::detail::check_output_chunks<chunked>() && kops::detail::check_output_chunks<dense>());
+
+// Entries: options, a constructor, then passes or an own call.
+struct entry : batched {
+  using option_types = type_list<block_sparsity, batch>;
+  entry(const char* w, const option_set<block_sparsity, batch>&) { where = w; }
+};
+struct entry_without_constructor : batched {
+  using option_types = type_list<block_sparsity, batch>;
+};
+struct entry_without_options : batched {
+  entry_without_options(const char* w, const option_set<>&) { where = w; }
+};
+static_assert(kops::detail::EvalBackend<entry> && kops::detail::check_eval_backend<entry>());
+static_assert(!kops::detail::EvalBackend<entry_without_constructor>);
+static_assert(!kops::detail::EvalBackend<entry_without_options>);
+
+struct own_without_call {
+  static constexpr bool own_call = true;
+  using option_types = type_list<batch>;
+  const char* where;
+  own_without_call(const char* w, const option_set<batch>&) : where(w) {}
+};
+struct own : own_without_call {
+  using own_without_call::own_without_call;
+  template <class Pol, class Red, bool Ranged, bool Batched, class T, class Out>
+  bool call(std::int64_t, std::int64_t, Out*, const T* const*, const call_form&) { return true; }
+};
+struct own_off : own {
+  using own::own;
+  static constexpr bool own_call = false;
+};
+static_assert(kops::detail::OwnCallBackend<own> && kops::detail::EvalBackend<own>);
+static_assert(kops::detail::check_eval_backend<own>());
+static_assert(!kops::detail::OwnCallBackend<own_without_call> && !kops::detail::EvalBackend<own_without_call>);
+static_assert(!kops::detail::OwnCallBackend<own_off> && !kops::detail::EvalBackend<own_off>);
+} // namespace protocol
 
 } // namespace

@@ -1,20 +1,38 @@
 // The front end of every backend's eval: what a call is, checked once.
 //
 //   kops::kokkos::eval / kops::cuda::eval / kops::cuda::eval_host / kops::mpi::eval
-//     1. compile time: policies, the trailing options, one pointer per argument
-//        index, the element type, the output pointer type  (check_eval_call)
+//     1. compile time: the backend's protocol (check_eval_backend), policies,
+//        the trailing options, one pointer per argument index, the element
+//        type, the output pointer type                         (check_eval_call)
 //     2. run time: sizes, null pointers, an output overlapping an input
 //        (check_call_arguments; kops::mpi agrees on them across ranks instead)
 //     3. the passes: a two-pass (Chained) reduction is its first pass into a
 //        temporary, then its second reading it; a pass with no output row does
-//        nothing; every other pass is one launch                   (run_passes)
+//        nothing; a wide output is one pass per chunk of its components; every
+//        other pass is one launch of its form                   (run_passes)
 //
-// A backend supplies only what differs (the Backend concept below): how one
-// pass runs on `rows` output rows over `cols` terms, and how a temporary of n
-// elements is held for the length of a callback. Everything a call takes
-// beyond its pointers (today kops::cuda::options and kops::solve_options) is a
-// trailing option, split off here (split_call), so that a new kind of option
-// (a block-sparsity structure, a batch) is parsed in one place for every backend.
+// A backend supplies only what differs, through a protocol of concepts, each
+// checked where eval_call takes the backend (a missing member is a kops::
+// error there, never a capability silently lost):
+//
+//   EvalBackend           where, option_types, made from (where, option_set),
+//                         and either passes or its own call:
+//     Backend             launch (one dense pass on `rows` output rows over
+//                         `cols` terms), with_temporary (n elements held for
+//                         the length of a callback)
+//     RangedBackend       + launch_ranged             (takes kops::block_sparsity)
+//     HostSparsityBackend + host_sparsity             (structures in device memory)
+//     BatchedBackend      + launch_batched, sum_batches   (takes kops::batch)
+//     OutputChunkedBackend  output_chunk_min_dim and output_chunk, both or neither
+//     OwnCallBackend      own_call, call: the whole checked call (eval_host)
+//
+// A pass's form, pass_form<Ranged, Batched>, picks the one launch it runs
+// (launch, launch_ranged or launch_batched). A 16-bit call's two-pass
+// temporary holds float among the T pointers (storage.hpp, temporary_slot).
+// Everything a call takes beyond its pointers (today kops::cuda::options and
+// kops::solve_options) is a trailing option, split off here (split_call), so
+// that a new kind of option (a block-sparsity structure, a batch) is parsed in
+// one place for every backend.
 #pragma once
 
 #include <array>
@@ -244,86 +262,165 @@ constexpr bool has_other_rows() {
     return Red::row_cat != Rows;
 }
 
-// What a backend supplies to run_passes:
-//   be.launch<Pol, Red>(extent, out, ptrs)   one (unchained) pass with rows > 0
-//   be.with_temporary<T>(n, f)                 f(inner, buffer) with n elements of
-//                                              T held for f's length; `inner` is
-//                                              the backend to run f's passes on
-//                                              (e.g. with the device already set)
-// and, for the calls that use them, be.launch_ranged (a block-sparse pass),
-// be.launch_batched<Pol, Red, Ranged> (every batch of a pass at once: one
-// launch, one parallel loop) and be.sum_batches(each, B, n, out) (out[i] = the
-// sum over b of each[b * n + i], n elements).
-// All return false after a reported failure (only without exceptions).
-// (Checked on each backend in tests/static/concepts.cpp; run_passes itself is
-// unconstrained, which costs nothing to compile.)
+// The backend protocol (see the header comment): one concept per capability,
+// so that a backend that lacks a member is told so where eval_call takes it
+// (check_eval_backend) instead of failing deep inside run_passes, or, for an
+// optional member, silently running without it. A launch is named with
+// protocol_probe for its Pol and Red: the members declare their return type
+// (bool), so checking one instantiates no body. Every member returns false
+// after a reported failure (only without exceptions). (tests/static/concepts.cpp
+// checks each concept both ways, and what every backend models.)
 struct temporary_probe {
   template <class B, class T>
   bool operator()(B&, T*) const { return true; }
 };
+struct protocol_probe {};
+
+// The passes' backend (run_passes):
+//   be.where                                   the entry's name, for messages
+//   be.launch<Pol, Red>(extent, out, ptrs)     one (unchained) dense pass with rows > 0
+//   be.with_temporary<T>(n, f)                 f(inner, buffer) with n elements of
+//                                              T held for f's length; `inner` is
+//                                              the backend to run f's passes on
+//                                              (e.g. with the device already set)
 template <class B>
-concept Backend = requires(B& be, std::size_t n) {
+concept Backend = requires(B& be, std::size_t n, const pass_extent& e, float* out, const float* const* ptrs) {
   { be.where } -> std::convertible_to<const char*>;
   { be.template with_temporary<float>(n, temporary_probe{}) } -> std::same_as<bool>;
+  { be.template launch<protocol_probe, protocol_probe>(e, out, ptrs) } -> std::same_as<bool>;
 };
 
-// One pass, through the backend's launch for its kind.
-template <class Pol, class Red, bool Ranged, bool Batched, class B, class T, class Out>
-[[nodiscard]] bool launch_pass(B& be, const pass_extent& e, Out* out, const T* const* ptrs) {
-  if constexpr (Batched)
-    return be.template launch_batched<Pol, Red, Ranged>(e, out, ptrs);
-  else if constexpr (Ranged)
-    return be.template launch_ranged<Pol, Red>(e, out, ptrs);
-  else
+// A backend that runs block-sparse passes (a kops::block_sparsity among its
+// options): be.launch_ranged<Pol, Red>(extent, out, ptrs), extent.sparsity
+// checked and in host memory.
+template <class B>
+concept RangedBackend =
+    Backend<B> && requires(B& be, const pass_extent& e, float* out, const float* const* ptrs) {
+      { be.template launch_ranged<protocol_probe, protocol_probe>(e, out, ptrs) } -> std::same_as<bool>;
+    };
+
+// A backend that reads a structure from memory the host cannot read (the
+// GPU's): be.host_sparsity(s, storage, view) copies it to the host first
+// (run_sparse_passes).
+template <class B>
+concept HostSparsityBackend = requires(B& be, const block_sparsity& s, sparsity_copy& storage, block_sparsity& view) {
+  { be.host_sparsity(s, storage, view) } -> std::same_as<bool>;
+};
+
+// A backend that runs batches (a kops::batch among its options):
+//   be.launch_batched<Pol, Red, Ranged>(extent, out, ptrs)   every batch of a pass
+//                                              (extent.batch) at once: one launch,
+//                                              one parallel loop
+//   be.sum_batches(each, B, n, out)            out[i] = the sum over b of
+//                                              each[b * n + i], n elements
+template <class B>
+concept BatchedBackend =
+    Backend<B> && requires(B& be, const pass_extent& e, float* out, const float* const* ptrs, const float* each,
+                           std::int64_t count) {
+      { be.template launch_batched<protocol_probe, protocol_probe, false>(e, out, ptrs) } -> std::same_as<bool>;
+      { be.sum_batches(each, count, count, out) } -> std::same_as<bool>;
+    };
+
+// A backend that runs a wide output in chunks (output_chunks.hpp): both
+// B::output_chunk_min_dim (the narrowest output chunked) and B::output_chunk
+// (the components per chunk), integral. Declaring one without the other is
+// an error (check_output_chunks), not a backend without chunks.
+template <class B>
+concept OutputChunkedBackend = requires {
+  requires std::integral<std::remove_cvref_t<decltype(B::output_chunk_min_dim)>>;
+  requires std::integral<std::remove_cvref_t<decltype(B::output_chunk)>>;
+};
+template <class B>
+concept DeclaresOutputChunks = requires { B::output_chunk_min_dim; } || requires { B::output_chunk; };
+
+template <class B>
+constexpr bool check_output_chunks() {
+  constexpr bool ok = OutputChunkedBackend<B> || !DeclaresOutputChunks<B>;
+  static_assert(ok, "kops::eval: the backend declares only one of output_chunk_min_dim and output_chunk, or one "
+                    "that is not an integer: output chunking needs both (detail/output_chunks.hpp)");
+  return ok;
+}
+
+// The form of a pass: block-sparse (Ranged) or dense, every batch at once
+// (Batched) or one problem; each form is one of the backend's launches.
+template <bool Ranged, bool Batched> struct pass_form;
+template <> struct pass_form<false, false> {
+  static constexpr bool ranged = false, batched = false;
+  template <class Pol, class Red, Backend B, class T, class Out>
+  static bool launch(B& be, const pass_extent& e, Out* out, const T* const* ptrs) {
     return be.template launch<Pol, Red>(e, out, ptrs);
+  }
+};
+template <> struct pass_form<true, false> {
+  static constexpr bool ranged = true, batched = false;
+  template <class Pol, class Red, RangedBackend B, class T, class Out>
+  static bool launch(B& be, const pass_extent& e, Out* out, const T* const* ptrs) {
+    return be.template launch_ranged<Pol, Red>(e, out, ptrs);
+  }
+};
+template <bool Ranged> struct pass_form<Ranged, true> {
+  static constexpr bool ranged = Ranged, batched = true;
+  template <class Pol, class Red, BatchedBackend B, class T, class Out>
+  static bool launch(B& be, const pass_extent& e, Out* out, const T* const* ptrs) {
+    return be.template launch_batched<Pol, Red, Ranged>(e, out, ptrs);
+  }
+};
+
+// One pass, through the backend's launch for its form.
+template <class Pol, class Red, class Form, class B, class T, class Out>
+[[nodiscard]] bool launch_pass(B& be, const pass_extent& e, Out* out, const T* const* ptrs) {
+  return Form::template launch<Pol, Red>(be, e, out, ptrs);
 }
 
 // Whether backend B runs Red's output in chunks (output_chunks.hpp): B
-// declares output_chunk_min_dim and output_chunk, and Red qualifies.
+// models OutputChunkedBackend, and Red qualifies.
 template <class B, class Red>
 inline constexpr bool output_chunked_v = [] {
-  if constexpr (requires { B::output_chunk_min_dim; B::output_chunk; })
+  if constexpr (check_output_chunks<B>() && OutputChunkedBackend<B>)
     return output_chunks<Red, B::output_chunk_min_dim, B::output_chunk>::ok;
   else return false;
 }();
 
 // The passes of Red, arguments already checked: see the header comment.
-// Ranged: every pass has a block-sparsity structure (sp) and runs with
-// be.launch_ranged instead of be.launch (a separate kernel, compiled only by
-// the calls that take a structure). Batched: bt (count >= 1) says where each
-// batch's arguments are, and every pass runs with be.launch_batched; a
-// two-pass reduction's temporary then holds every batch's first pass.
-template <class Pol, class Red, bool Ranged = false, bool Batched = false, class B, class T, class Out>
+// Form (pass_form): ranged, every pass has a block-sparsity structure (sp)
+// and runs with be.launch_ranged instead of be.launch (a separate kernel,
+// compiled only by the calls that take a structure); batched, bt (count >= 1)
+// says where each batch's arguments are, and every pass runs with
+// be.launch_batched; a two-pass reduction's temporary then holds every
+// batch's first pass.
+template <class Pol, class Red, class Form = pass_form<false, false>, class B, class T, class Out>
 [[nodiscard]] bool run_passes(B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
                               const call_sparsity& sp = {}, const batch_extent* bt = nullptr) {
   if constexpr (is_chained_v<Red>) {
     using First = typename Red::first;
     // The temporary holds the compute type (float for 16-bit arrays), passed
-    // among the T pointers and read back as such (storage.hpp): the passes'
-    // policy says which slots are temporaries, whatever the entry.
-    using C = compute_t<T>;
+    // among the T pointers and read back as such (storage.hpp,
+    // temporary_slot): the passes' policy says which slots are temporaries,
+    // whatever the entry.
+    using Slot = temporary_slot<T>;
+    using C = typename Slot::value_type;
     using P = marked_policy_t<Pol, T, Red::nargs>;
-    static_assert(sizeof(C) % sizeof(T) == 0);
+    constexpr bool Batched = Form::batched;
     const std::size_t n = std::size_t(output_rows<First>(M, N)) * First::dim;
     const std::size_t batches = Batched ? std::size_t(bt->count) : 1;
     if (Batched && n > 0 && batches > (std::size_t(1) << 62) / sizeof(C) / n)
       return fail("%s: kops::batch{%lld}: the first pass of every batch needs more than 2^62 bytes", be.where,
                   (long long)batches);
     return be.template with_temporary<C>(n * batches, [&](auto& inner, C* buffer) {
-      if (!run_passes<P, First, Ranged, Batched>(inner, M, N, buffer, ptrs, sp, bt)) return false;
+      if (!run_passes<P, First, Form>(inner, M, N, buffer, ptrs, sp, bt)) return false;
       const T* second[Red::nargs + 1];
       for (int k = 0; k < Red::nargs; ++k) second[k] = ptrs[k];
-      second[Red::nargs] = reinterpret_cast<const T*>(buffer);
+      second[Red::nargs] = Slot::pointer(buffer);
       if constexpr (Batched) {
         // The temporary is per batch: batch b's first pass at buffer + b * n,
         // n elements of C, which the backends step over as T elements.
         std::int64_t stride[Red::nargs + 1];
         for (int k = 0; k < Red::nargs; ++k) stride[k] = bt->stride[k];
-        stride[Red::nargs] = std::int64_t(n * (sizeof(C) / sizeof(T)));
+        stride[Red::nargs] = Slot::t_elements(std::int64_t(n));
         const batch_extent with_buffer{bt->count, stride, bt->output};
-        return run_passes<P, typename Red::second, Ranged, Batched>(inner, M, N, out, second, sp, &with_buffer);
+        return run_passes<P, typename Red::second, Form>(inner, M, N, out, second, sp, &with_buffer);
       } else {
-        return run_passes<P, typename Red::second, Ranged>(inner, M, N, out, second, sp);
+        return run_passes<P, typename Red::second, Form>(inner, M, N, out, second, sp);
       }
     });
   } else {
@@ -339,31 +436,22 @@ template <class Pol, class Red, bool Ranged = false, bool Batched = false, class
       // their pointers move by o of those.
       constexpr auto step = []<int... K>(std::integer_sequence<int, K...>) {
         return std::array<std::int64_t, sizeof...(K)>{
-            {(computed_slot_v<Pol, T, K> ? std::int64_t(sizeof(compute_t<T>) / sizeof(T)) : 1)...}};
+            {(computed_slot_v<Pol, T, K> ? temporary_slot<T>::t_elements(1) : 1)...}};
       }(std::make_integer_sequence<int, Red::nargs>{});
       const T* moved[Red::nargs];
       for (int o = 0; o < W; o += CH) {
         for (int k = 0; k < Red::nargs; ++k)
           moved[k] = k < 64 && ((OC::moved >> k) & 1) ? ptrs[k] + o * step[std::size_t(k)] : ptrs[k];
-        const bool ok = o + CH <= W ? launch_pass<Pol, typename Passes::full, Ranged, Batched>(be, e, out + o, moved)
-                                    : launch_pass<Pol, typename Passes::tail, Ranged, Batched>(be, e, out + o, moved);
+        const bool ok = o + CH <= W ? launch_pass<Pol, typename Passes::full, Form>(be, e, out + o, moved)
+                                    : launch_pass<Pol, typename Passes::tail, Form>(be, e, out + o, moved);
         if (!ok) return false;
       }
       return true;
     } else {
-      return launch_pass<Pol, Red, Ranged, Batched>(be, e, out, ptrs);
+      return launch_pass<Pol, Red, Form>(be, e, out, ptrs);
     }
   }
 }
-
-// Whether a backend reads a structure from memory the host cannot read (the
-// GPU's): be.host_sparsity(s, storage, view) then copies it to the host.
-template <class B, class = void> inline constexpr bool has_host_sparsity_v = false;
-template <class B>
-inline constexpr bool has_host_sparsity_v<
-    B, std::void_t<decltype(std::declval<B&>().host_sparsity(std::declval<const block_sparsity&>(),
-                                                             std::declval<sparsity_copy&>(),
-                                                             std::declval<block_sparsity&>()))>> = true;
 
 // The rows a structure describes, passed with a reduction whose rows are `rows`.
 constexpr category sparsity_rows(const block_sparsity& s, category rows) {
@@ -388,11 +476,11 @@ template <class Pol, class Red, bool Batched = false, class B, class T, class Ou
   call_sparsity sp;
   (own == category::i ? sp.by_i : sp.by_j) = &s;
   if (own == Red::row_cat && !has_other_rows<Red>())
-    return run_passes<Pol, Red, true, Batched>(be, M, N, out, ptrs, sp, bt);
+    return run_passes<Pol, Red, pass_form<true, Batched>>(be, M, N, out, ptrs, sp, bt);
   const sparsity_copy other = transpose_sparsity(s);
   const block_sparsity view = other.view();
   (own == category::i ? sp.by_j : sp.by_i) = &view;
-  return run_passes<Pol, Red, true, Batched>(be, M, N, out, ptrs, sp, bt);
+  return run_passes<Pol, Red, pass_form<true, Batched>>(be, M, N, out, ptrs, sp, bt);
 }
 
 // The passes of a call with the block-sparsity structure s for Red's output
@@ -407,7 +495,7 @@ template <class Pol, class Red, bool Batched = false, class B, class T, class Ou
                                      bool on_host = false) {
   sparsity_copy copy;
   block_sparsity host = s;
-  if constexpr (has_host_sparsity_v<B>) {
+  if constexpr (HostSparsityBackend<B>) {
     if (!on_host && !be.host_sparsity(s, copy, host)) return false;
   }
   if (!check_sparsity_for<Red>(be.where, host, M, N)) return false;
@@ -450,7 +538,7 @@ template <class Pol, class Red, bool Ranged, bool Batched, class B, class T, cla
   if constexpr (Ranged)
     return run_sparse_passes<Pol, Red, Batched>(be, M, N, out, ptrs, *f.sparsity, f.batch, f.sparsity_on_host);
   else
-    return run_passes<Pol, Red, false, Batched>(be, M, N, out, ptrs, {}, f.batch);
+    return run_passes<Pol, Red, pass_form<false, Batched>>(be, M, N, out, ptrs, {}, f.batch);
 }
 
 // The run-time checks of a batched call (core/batch.hpp), and its strides
@@ -505,20 +593,72 @@ template <class Red, class T, class Out>
                           value_output_v<T, Out>, per_batch, stride);
 }
 
-// The whole of an eval entry: compile-time rules, the options split off, the
-// run-time checks, the passes. Be::option_types lists the trailing options it
-// takes; Be(where, option_set) makes the backend for a call. A backend
-// whose call is more than its passes (kops::cuda::eval_host copies the
-// arguments in and the output out around them) defines
-// be.call<Pol, Red, Ranged, Batched>(M, N, out, ptrs, form) and
-// `static constexpr bool own_call = true`; call then runs instead of run_call
-// (form.sparsity: the structure as the user passed it).
-template <class Be, class = void> inline constexpr bool has_own_call_v = false;
-template <class Be> inline constexpr bool has_own_call_v<Be, std::void_t<decltype(Be::own_call)>> = Be::own_call;
+// The options Be takes: Be::option_types, or none where it has no such list
+// (check_eval_backend reports it).
+template <class Be> struct options_of { using type = type_list<>; };
+template <class Be>
+  requires requires { typename Be::option_types; }
+struct options_of<Be> { using type = typename Be::option_types; };
+template <class Be> using options_of_t = typename options_of<Be>::type;
+
+// Whether Be can be made from (where, the option_set of the types in List).
+template <class Be, class List> inline constexpr bool makes_from_options_v = false;
+template <class Be, class... Opts>
+inline constexpr bool makes_from_options_v<Be, type_list<Opts...>> =
+    std::is_constructible_v<Be, const char*, const option_set<Opts...>&>;
+
+// A backend with its own call: `static constexpr bool own_call = true` and
+//   be.call<Pol, Red, Ranged, Batched>(M, N, out, ptrs, form)   the checked call
+//                                              (form.sparsity: the structure as
+//                                              the user passed it)
+template <class Be>
+concept DeclaresOwnCall = requires { requires Be::own_call; };
+template <class Be>
+concept OwnCallBackend =
+    DeclaresOwnCall<Be> && requires(Be& be, std::int64_t m, float* out, const float* const* ptrs, const call_form& f) {
+      { be.template call<protocol_probe, protocol_probe, false, false>(m, m, out, ptrs, f) } -> std::same_as<bool>;
+    };
+
+// What eval_call takes: be.where, Be::option_types (a kops::type_list of the
+// trailing options it takes), made from (where, option_set<its options...>),
+// and either its own call or passes (Backend; RangedBackend and
+// BatchedBackend when it takes a kops::block_sparsity or a kops::batch:
+// check_eval_backend).
+template <class Be>
+concept EvalBackend = requires(Be& be) {
+  { be.where } -> std::convertible_to<const char*>;
+  typename Be::option_types;
+  requires makes_from_options_v<Be, typename Be::option_types>;
+} && (OwnCallBackend<Be> || Backend<Be>);
 
 template <class T, class... Opts>
 constexpr bool takes_option(type_list<Opts...>) {
   return (std::is_same_v<T, Opts> || ...);
+}
+
+// The protocol, checked where eval_call takes Be: true when Be models what it
+// claims (its options, its own call, its output chunks); else reported.
+template <class Be>
+constexpr bool check_eval_backend() {
+  using Opts = options_of_t<Be>;
+  constexpr bool options = requires { typename Be::option_types; } && makes_from_options_v<Be, Opts>;
+  static_assert(options, "kops::eval: the backend has no option_types (a kops::type_list of the options it takes) "
+                         "or cannot be made from (where, option_set<its options...>)");
+  constexpr bool own = !DeclaresOwnCall<Be> || OwnCallBackend<Be>;
+  static_assert(own, "kops::eval: the backend declares own_call but has no "
+                     "call<Pol, Red, Ranged, Batched>(M, N, out, ptrs, form) returning bool");
+  constexpr bool passes = DeclaresOwnCall<Be> || Backend<Be>;
+  static_assert(passes, "kops::eval: the backend has neither its own call nor passes: where, "
+                        "launch<Pol, Red>(extent, out, ptrs) and with_temporary<T>(n, f) (detail/dispatch.hpp, "
+                        "Backend)");
+  constexpr bool ranged = DeclaresOwnCall<Be> || !takes_option<block_sparsity>(Opts{}) || RangedBackend<Be>;
+  static_assert(ranged, "kops::eval: the backend lists kops::block_sparsity among its options but has no "
+                        "launch_ranged<Pol, Red>(extent, out, ptrs) (detail/dispatch.hpp, RangedBackend)");
+  constexpr bool batched = DeclaresOwnCall<Be> || !takes_option<batch>(Opts{}) || BatchedBackend<Be>;
+  static_assert(batched, "kops::eval: the backend lists kops::batch among its options but has no "
+                         "launch_batched<Pol, Red, Ranged>(extent, out, ptrs) and sum_batches(each, B, n, out) "
+                         "(detail/dispatch.hpp, BatchedBackend)");
+  return options && own && passes && ranged && batched && check_output_chunks<Be>() && EvalBackend<Be>;
 }
 
 // The checked call on a backend made for it: its own call, or run_call.
@@ -526,33 +666,40 @@ template <class Be, class Pol, class Red, bool Ranged, bool Batched, class Opts,
 void run_entry(const char* where, const Opts& opts, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
                const call_form& form) {
   Be be(where, opts);
-  if constexpr (has_own_call_v<Be>)
+  if constexpr (OwnCallBackend<Be>)
     (void)be.template call<Pol, Red, Ranged, Batched>(M, N, out, ptrs, form);
   else
     (void)run_call<Pol, Red, Ranged, Batched>(be, M, N, out, ptrs, form);
 }
 
+// The whole of an eval entry: compile-time rules, the options split off, the
+// run-time checks, the passes. Be::option_types lists the trailing options it
+// takes; Be(where, option_set) makes the backend for a call (EvalBackend).
+// A backend whose call is more than its passes (kops::cuda::eval_host copies
+// the arguments in and the output out around them) has its own call
+// (OwnCallBackend), which runs instead of run_call.
 template <class Be, auto... Policy, class Red, class UserOut, class... Rest>
 void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, UserOut* user_out, const Rest&... rest) {
   using Out = storage_alias_t<UserOut>;  // __half* is a kops::half* (storage.hpp)
   Out* const out = reinterpret_cast<Out*>(user_out);
+  constexpr bool backend = check_eval_backend<Be>();
   constexpr bool policies = check_policies<Policy...>();
   constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
   constexpr bool batched = (std::is_same_v<Rest, batch> || ...);
   constexpr bool marked = (is_per_batch_v<Rest> || ...);
   static_assert(!marked || batched, "kops::eval: an argument marked kops::per_batch needs the option "
                                     "kops::batch{B} (the number of batches), after the pointers");
-  constexpr bool ranges_ok = !ranged || takes_option<block_sparsity>(typename Be::option_types{});
+  constexpr bool ranges_ok = !ranged || takes_option<block_sparsity>(options_of_t<Be>{});
   static_assert(ranges_ok, "kops::eval: this backend does not take a kops::block_sparsity yet "
                            "(kops::kokkos::eval does)");
-  constexpr bool batch_ok = !batched || takes_option<batch>(typename Be::option_types{});
+  constexpr bool batch_ok = !batched || takes_option<batch>(options_of_t<Be>{});
   static_assert(batch_ok, "kops::eval: this backend does not take a kops::batch (kops::kokkos::eval, "
                           "kops::cuda::eval and kops::cuda::eval_host do)");
   constexpr bool tail =
-      ranges_ok && batch_ok && (!marked || batched) && check_eval_tail(typename Be::option_types{}, type_list<Rest...>{});
-  if constexpr (policies && tail) {
+      ranges_ok && batch_ok && (!marked || batched) && check_eval_tail(options_of_t<Be>{}, type_list<Rest...>{});
+  if constexpr (backend && policies && tail) {
     split_call(
-        typename Be::option_types{},
+        options_of_t<Be>{},
         [&]<class... A>(const auto& opts, const A&... args) {
           if constexpr (check_eval_call<Red, Out, arg_element_t<A>...>()) {
             using T = call_element_t<Out, arg_element_t<A>...>;

@@ -12,8 +12,9 @@
 // the front end (dispatch.hpp) marks the call's policy with K
 // (stored_policy<Pol, K>; run_passes marks it too, for any entry); a slot at
 // or past K is a temporary, passed in the same pointer array (as const T*,
-// cast back here; its batch stride then counts T elements). Calls on float or
-// double arrays keep their plain policy and compile exactly as before.
+// cast back here, temporary_slot: its batch stride then counts T elements).
+// Calls on float or double arrays keep their plain policy and compile exactly
+// as before.
 #pragma once
 
 #include <cstdint>
@@ -54,10 +55,30 @@ using marked_policy_t =
 template <class Pol, class T, int I>
 inline constexpr bool computed_slot_v = is_16bit_v<T> && I >= stored_args_of<Pol>();
 
+// A two-pass reduction's temporary on a call on T arrays, as the passes carry
+// it: a buffer of compute_t<T> values passed among the call's const T*
+// arguments (pointer), read back as values (values: load_arg), and stepped in
+// T elements (a batch's stride, an output chunk's offset): n values span
+// t_elements(n) of T, 2n for kops::half / kops::bfloat16 (float values), n
+// for float and double. The one place the buffer's type is punned.
+template <class T>
+struct temporary_slot {
+  using value_type = compute_t<T>;
+  static_assert(sizeof(value_type) % sizeof(T) == 0,
+                "kops: internal error, a temporary's values are not a whole number of T elements");
+
+  // The T elements that n values span.
+  static constexpr std::int64_t t_elements(std::int64_t n) { return n * std::int64_t(sizeof(value_type) / sizeof(T)); }
+  // The buffer as an argument pointer.
+  static const T* pointer(const value_type* buffer) { return reinterpret_cast<const T*>(buffer); }
+  // An argument pointer to a temporary, as its values.
+  KOPS_HD KOPS_INLINE static const value_type* values(const T* p) { return reinterpret_cast<const value_type*>(p); }
+};
+
 // Element e of argument I, in the compute type.
 template <class Pol, int I, class T>
 KOPS_HD KOPS_INLINE compute_t<T> load_arg(const T* p, std::int64_t e) {
-  if constexpr (computed_slot_v<Pol, T, I>) return reinterpret_cast<const compute_t<T>*>(p)[e];
+  if constexpr (computed_slot_v<Pol, T, I>) return temporary_slot<T>::values(p)[e];
   else return compute_t<T>(p[e]);
 }
 
