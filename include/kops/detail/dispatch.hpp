@@ -516,6 +516,14 @@ template <class Red, class T, class Out>
 template <class Be, class = void> inline constexpr bool has_own_call_v = false;
 template <class Be> inline constexpr bool has_own_call_v<Be, std::void_t<decltype(Be::own_call)>> = Be::own_call;
 
+// A backend whose call makes the run-time argument checks itself (kops::mpi:
+// on every rank together, so that every rank reports or none does) also sets
+// `static constexpr bool own_checks = true`; eval_call then leaves them to it.
+// (Unbatched calls only: such a backend takes no kops::batch.)
+template <class Be, class = void> inline constexpr bool has_own_checks_v = false;
+template <class Be>
+inline constexpr bool has_own_checks_v<Be, std::void_t<decltype(Be::own_checks)>> = Be::own_checks;
+
 template <class T, class... Opts>
 constexpr bool takes_option(type_list<Opts...>) {
   return (std::is_same_v<T, Opts> || ...);
@@ -569,7 +577,9 @@ void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, UserOut* 
               form.batch = &bt;
               run_entry<Be, Pol, Red, ranged, batched>(where, opts, M, N, out, ptrs, form);
             } else {
-              if (!check_call_arguments<Red>(where, M, N, out, ptrs)) return;
+              if constexpr (!has_own_checks_v<Be>) {
+                if (!check_call_arguments<Red>(where, M, N, out, ptrs)) return;
+              }
               run_entry<Be, Pol, Red, ranged, batched>(where, opts, M, N, out, ptrs, form);
             }
           }
