@@ -24,6 +24,8 @@ static_assert(kops::MathProvider<kops::scalar_math, float> && kops::MathProvider
 static_assert(kops::EvaluationContext<kops::cuda::detail::tile_context<gpu_traits>>);
 static_assert(kops::ReductionOp<typename gpu_traits::op, kops::cuda::detail::tile_context<gpu_traits>, 1>);
 static_assert(kops::detail::Backend<kops::cuda::detail::device_backend>);
+static_assert(kops::detail::Solver<kops::cuda::detail::device_solver>);
+static_assert(kops::detail::Solver<kops::cuda::detail::host_copy_solver>);
 
 // A device array owned by the test (cudaMalloc / cudaFree).
 template <class T>

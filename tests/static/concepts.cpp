@@ -1,5 +1,6 @@
 // static_assert-only tests: the extension points' concepts (core/concepts.hpp,
-// reductions/reduction.hpp: ReductionOp, detail/dispatch.hpp: Backend) hold for
+// reductions/reduction.hpp: ReductionOp, detail/dispatch.hpp: Backend,
+// solve/solve_call.hpp: Solver) hold for
 // every type the backends supply, and fail for types that lack a member, so that
 // they can catch a broken extension. (The CUDA backend's types are checked in
 // tests/cuda/errors_test.cu, which both nvcc and kops::cuda_emulated compile.)
@@ -7,8 +8,10 @@
 #include <kops/backends/kokkos/pack.hpp>
 #include <kops/detail/dispatch.hpp>
 #include <kops/kops.hpp>
+#include <kops/solve/solve_call.hpp>
 #if __has_include(<Kokkos_Core.hpp>)
 #include <kops/backends/kokkos/eval.hpp>
+#include <kops/backends/kokkos/solve.hpp>
 #endif
 
 #include "../common/reference.hpp"
@@ -105,5 +108,15 @@ struct backend_without_temporary {
   const char* where;
 };
 static_assert(!kops::detail::Backend<backend_without_temporary>);
+
+// Backends as the solve front end sees them.
+#if __has_include(<Kokkos_Core.hpp>)
+static_assert(kops::detail::Solver<kokkos::detail::host_solver>);
+#endif
+struct solver_without_solve_options {
+  using option_types = type_list<block_sparsity>;
+  const char* where;
+};
+static_assert(!kops::detail::Solver<solver_without_solve_options>);
 
 } // namespace

@@ -13,7 +13,7 @@
 #include <kops/backends/cuda/host.hpp>
 #include <kops/backends/cuda/options.hpp>
 #include <kops/core/policy.hpp>
-#include <kops/detail/solve_call.hpp>
+#include <kops/solve/solve_call.hpp>
 #include <kops/solve/cg.hpp>
 #include <kops/solve/checks.hpp>
 #include <kops/solve/options.hpp>
@@ -201,7 +201,7 @@ template <class Pol, class Red, class V, bool Ranged, class T>
 
 using solve_option_types = type_list<solve_options, options, block_sparsity>;
 
-// kops::cuda::solve for the solve front end (detail/solve_call.hpp): CG on
+// kops::cuda::solve for the solve front end (solve/solve_call.hpp): CG on
 // device arrays on opts.device and opts.stream; a block-sparse K's structure
 // is in device memory (copied to the host as eval's device_backend does).
 struct device_solver {

@@ -7,7 +7,7 @@
 
 #include <kops/backends/kokkos/eval.hpp>
 #include <kops/core/block_sparsity.hpp>
-#include <kops/detail/solve_call.hpp>
+#include <kops/solve/solve_call.hpp>
 #include <kops/solve/cg.hpp>
 #include <kops/solve/checks.hpp>
 #include <kops/solve/options.hpp>
@@ -55,7 +55,7 @@ struct host_solve_ops {
   }
 };
 
-// kops::kokkos::solve for the solve front end (detail/solve_call.hpp): CG on
+// kops::kokkos::solve for the solve front end (solve/solve_call.hpp): CG on
 // host arrays, each product with K a kops::kokkos::eval.
 struct host_solver {
   using option_types = type_list<solve_options, block_sparsity>;

@@ -27,6 +27,7 @@
 //                                      (converged false) after a reported failure.
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <type_traits>
 
@@ -44,10 +45,20 @@ inline solve_result nothing_to_solve(const solve_plan& plan) {
   return solve_result{0, 0, 0, plan.absolute_tolerance, true};
 }
 
+// What solve_call asks of a backend besides be.solve (a member template,
+// instantiated per call): its name for messages, and trailing options among
+// which kops::solve_options. (Checked on each backend in tests/static/concepts.cpp
+// and tests/cuda/errors_test.cu.)
+template <class B>
+concept Solver = requires(const B& be) {
+  { be.where } -> std::convertible_to<const char*>;
+  typename B::option_types;
+} && takes_option<solve_options>(typename B::option_types{});
+
 // The whole of a solve entry: see the header comment. Policy...: eval's
 // policies, in any order, each at most once (core/policy.hpp); they are the
 // products' with K.
-template <class Be, auto... Policy, class Red, class V, class T, class... Rest>
+template <Solver Be, auto... Policy, class Red, class V, class T, class... Rest>
 solve_result solve_call(const char* where, Red, V, double alpha, std::int64_t M, std::int64_t N, T* a,
                         const Rest&... rest) {
   constexpr bool policies = check_policies<Policy...>();
