@@ -33,6 +33,9 @@ static_assert(kops::detail::Backend<kops::mpi::detail::mpi_backend<category::i>>
               kops::detail::RangedBackend<kops::mpi::detail::mpi_backend<category::i>>);
 static_assert(kops::detail::Backend<kops::mpi::detail::mpi_backend<category::j>> &&
               kops::detail::RangedBackend<kops::mpi::detail::mpi_backend<category::j>>);
+// kops::mpi::eval's entry: its own call, its own (collective) checks.
+static_assert(kops::detail::OwnChecksBackend<kops::mpi::detail::mpi_entry<category::i>> &&
+              kops::detail::check_eval_backend<kops::mpi::detail::mpi_entry<category::j>>());
 
 int rank_ = 0, ranks_ = 1;
 int failures = 0, checks = 0;

@@ -38,6 +38,12 @@
 // gradient w.r.t. y_j: the forward logsumexp over j (merged across ranks),
 // then each rank's own rows y_j.
 //
+// Front end: eval's (detail/dispatch.hpp, eval_call), as for every backend:
+// the compile-time rules and the trailing options are checked and split there
+// (the communicator travels as one more option, detail::communicator); the
+// run-time checks are this backend's own (mpi_entry, own_checks), made on
+// every rank together.
+//
 // Errors: a kops::error on every rank (without exceptions: the error handler
 // called on every rank, which then returns, out untouched), never a hang,
 // when a rank rejects its arguments (null pointers, negative sizes,
@@ -407,6 +413,54 @@ template <class Red>
   return true;
 }
 
+// The communicator of a kops::mpi::eval call: a trailing option of the eval
+// front end (detail/dispatch.hpp), appended by kops::mpi::eval after the
+// user's, which carries it to mpi_entry.
+struct communicator {
+  MPI_Comm comm = MPI_COMM_NULL;
+};
+
+// kops::mpi::eval for the eval front end (detail/dispatch.hpp, eval_call),
+// which checks the call at compile time and splits its options off; the
+// run-time checks are this call's (own_checks): every rank's arguments
+// checked and agreed on (check_collectively), a block_sparsity checked and
+// compared across ranks, then the passes on mpi_backend. call() is false after
+// a reported failure (only without exceptions; `out` then untouched).
+template <category C>
+struct mpi_entry {
+  using option_types = type_list<block_sparsity, communicator>;
+  static constexpr bool own_call = true;
+  static constexpr bool own_checks = true;
+  const char* where;
+  MPI_Comm comm;
+
+  mpi_entry(const char* w, const kops::detail::option_set<block_sparsity, communicator>& o)
+      : where(w), comm(kops::detail::get_option<communicator>(o).comm) {}
+
+  template <class Pol, class Red, bool Ranged, bool Batched, class T, class Out>
+  [[nodiscard]] bool call(std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
+                          const kops::detail::call_form& form) {
+    constexpr bool wide = !kops::detail::is_16bit_v<T>;
+    static_assert(wide, "kops::mpi::eval takes float or double arrays (16-bit storage: kops::kokkos::eval)");
+    if constexpr (wide) {
+      slice s{0, 0};
+      if (!check_collectively<Red, C>(comm, M, N, out, ptrs, acc_bytes<Pol, C, Red, T, Out>(), s)) return false;
+      mpi_backend<C> be{where, comm, s};
+      if constexpr (Ranged) {
+        const block_sparsity& g = *form.sparsity;
+        // The structure's indices are global: the split axis has s.total.
+        const std::int64_t Mg = C == category::i ? s.total : M, Ng = C == category::j ? s.total : N;
+        if (!check_sparsity_collectively<Red>(comm, g, Mg, Ng)) return false;
+        return kops::detail::run_checked_sparse_passes<Pol, Red>(be, M, N, out, ptrs, g);
+      } else {
+        return kops::detail::run_passes<Pol, Red>(be, M, N, out, ptrs);
+      }
+    } else {
+      return false;
+    }
+  }
+};
+
 } // namespace detail
 
 /// \brief Evaluates `red` over data whose `split` axis is cut into consecutive
@@ -424,42 +478,13 @@ template <class Red>
 /// (-fno-exceptions, KOPS_NO_EXCEPTIONS) every rank calls the
 /// kops::set_error_handler handler instead and returns, `out` untouched.
 template <auto... Policy, ReductionType Red, category C, class Out, class... Rest>
-void eval(Red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
-  constexpr bool policies = kops::detail::check_policies<Policy...>();
+void eval(Red red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
   constexpr bool unbatched = !((std::is_same_v<Rest, batch> || kops::detail::is_per_batch_v<Rest>) || ...);
   static_assert(unbatched, "kops::mpi::eval does not take batches (kops::batch, kops::per_batch): "
                            "give each rank its own batches and call kops::kokkos::eval there");
-  constexpr bool tail =
-      unbatched && kops::detail::check_eval_tail(type_list<block_sparsity>{}, type_list<Rest...>{});
-  constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
-  if constexpr (policies && tail) {
-    kops::detail::split_call(
-        type_list<block_sparsity>{},
-        [&]<class... Args>(const kops::detail::option_set<block_sparsity>& opts, const Args*... args) {
-          if constexpr (kops::detail::check_eval_call<Red, Out, Args...>()) {
-            using T = kops::detail::call_element_t<Out, Args...>;
-            static_assert(!kops::detail::is_16bit_v<T>,
-                          "kops::mpi::eval takes float or double arrays (16-bit storage: kops::kokkos::eval)");
-            using Pol = kops::detail::policy_of_t<Policy...>;
-            const T* const ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
-            detail::slice s{0, 0};
-            if (!detail::check_collectively<Red, C>(comm, M, N, out, ptrs, detail::acc_bytes<Pol, C, Red, T, Out>(),
-                                                    s))
-              return;
-            detail::mpi_backend<C> be{detail::where, comm, s};
-            if constexpr (ranged) {
-              const block_sparsity& g = kops::detail::get_option<block_sparsity>(opts);
-              // The structure's indices are global: the split axis has s.total.
-              const std::int64_t Mg = C == category::i ? s.total : M, Ng = C == category::j ? s.total : N;
-              if (!detail::check_sparsity_collectively<Red>(comm, g, Mg, Ng)) return;
-              (void)kops::detail::run_checked_sparse_passes<Pol, Red>(be, M, N, out, ptrs, g);
-            } else {
-              (void)kops::detail::run_passes<Pol, Red>(be, M, N, out, ptrs);
-            }
-          }
-        },
-        rest...);
-  }
+  if constexpr (unbatched)
+    kops::detail::eval_call<detail::mpi_entry<C>, Policy...>(detail::where, red, M, N, out, rest...,
+                                                             detail::communicator{comm});
 }
 
 /// \brief kops::mpi::eval with the reduced axis split: j for an axis_j

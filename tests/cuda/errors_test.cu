@@ -34,6 +34,9 @@ static_assert(kops::detail::OutputChunkedBackend<device_backend> && !kops::detai
 static_assert(kops::detail::EvalBackend<device_backend> && kops::detail::check_eval_backend<device_backend>());
 static_assert(kops::detail::OwnCallBackend<host_copy_backend> && !kops::detail::Backend<host_copy_backend>);
 static_assert(kops::detail::EvalBackend<host_copy_backend> && kops::detail::check_eval_backend<host_copy_backend>());
+// The solve front end's solvers (solve/solve_call.hpp).
+static_assert(kops::detail::Solver<kops::cuda::detail::device_solver>);
+static_assert(kops::detail::Solver<kops::cuda::detail::host_copy_solver>);
 
 // A device array owned by the test (cudaMalloc / cudaFree).
 template <class T>

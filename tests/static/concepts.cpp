@@ -1,15 +1,17 @@
 // static_assert-only tests: the extension points' concepts (core/concepts.hpp,
 // reductions/reduction.hpp: ReductionOp, detail/dispatch.hpp: the backend
-// protocol, Backend and its capabilities) hold for every type the backends
-// supply, and fail for types that lack a member, so that they can catch a
-// broken extension. (The CUDA backend's types are checked in
+// protocol, Backend and its capabilities, solve/solve_call.hpp: Solver) hold for
+// every type the backends supply, and fail for types that lack a member, so that
+// they can catch a broken extension. (The CUDA backend's types are checked in
 // tests/cuda/errors_test.cu, which both nvcc and kops::cuda_emulated compile.)
 #include <kops/backends/kokkos/block_kernel.hpp>
 #include <kops/backends/kokkos/pack.hpp>
 #include <kops/detail/dispatch.hpp>
 #include <kops/kops.hpp>
+#include <kops/solve/solve_call.hpp>
 #if __has_include(<Kokkos_Core.hpp>)
 #include <kops/backends/kokkos/eval.hpp>
+#include <kops/backends/kokkos/solve.hpp>
 #endif
 
 #include "../common/reference.hpp"
@@ -219,6 +221,41 @@ static_assert(kops::detail::OwnCallBackend<own> && kops::detail::EvalBackend<own
 static_assert(kops::detail::check_eval_backend<own>());
 static_assert(!kops::detail::OwnCallBackend<own_without_call> && !kops::detail::EvalBackend<own_without_call>);
 static_assert(!kops::detail::OwnCallBackend<own_off> && !kops::detail::EvalBackend<own_off>);
+
+// own_checks: an own-call backend that takes no kops::batch (kops::mpi's
+// entry); not one that takes batches, nor a backend of passes.
+struct own_checks_unbatched {
+  static constexpr bool own_call = true, own_checks = true;
+  using option_types = type_list<block_sparsity>;
+  const char* where;
+  own_checks_unbatched(const char* w, const option_set<block_sparsity>&) : where(w) {}
+  template <class Pol, class Red, bool Ranged, bool Batched, class T, class Out>
+  bool call(std::int64_t, std::int64_t, Out*, const T* const*, const call_form&) { return true; }
+};
+struct own_checks_batched : own {
+  using own::own;
+  static constexpr bool own_checks = true;
+};
+struct own_checks_passes : entry {
+  using entry::entry;
+  static constexpr bool own_checks = true;
+};
+static_assert(kops::detail::OwnChecksBackend<own_checks_unbatched> &&
+              kops::detail::check_eval_backend<own_checks_unbatched>());
+static_assert(kops::detail::DeclaresOwnChecks<own_checks_batched> &&
+              !kops::detail::OwnChecksBackend<own_checks_batched>);
+static_assert(kops::detail::DeclaresOwnChecks<own_checks_passes> && !kops::detail::OwnChecksBackend<own_checks_passes>);
+static_assert(!kops::detail::DeclaresOwnChecks<own> && !kops::detail::OwnChecksBackend<own>);
 } // namespace protocol
+
+// Backends as the solve front end sees them.
+#if __has_include(<Kokkos_Core.hpp>)
+static_assert(kops::detail::Solver<kokkos::detail::host_solver>);
+#endif
+struct solver_without_solve_options {
+  using option_types = type_list<block_sparsity>;
+  const char* where;
+};
+static_assert(!kops::detail::Solver<solver_without_solve_options>);
 
 } // namespace

@@ -65,6 +65,36 @@ TEST_CASE("solve: the fast precision policy solves the same system", "[solve]") 
   CHECK(true_relative_residual(K, n, 2, alpha, a, pb) <= 1e-8);
 }
 
+TEST_CASE("solve: takes eval's policies, in any order, and passes them to the products with K", "[solve]") {
+  using namespace solve_test;
+  const auto px = random_vector<float>(n * 3, 0, 2, 96);
+  const auto pb = random_vector<float>(n * 2, -1, 1, 97);
+  const std::vector<float> pg{float(scale)};
+  std::vector<float> a(n * 2), swapped(n * 2);
+  const auto res = kops::kokkos::solve<kops::precision::fast, kops::sum_scheme::kahan, kops::dtype_acc::float64>(
+      conv_j<2>, kops::vj<2, 2>, alpha, n, n, a.data(), px.data(), px.data(), pb.data(), pg.data());
+  CHECK(res.converged);
+  const auto K = gauss_matrix(px, n, scale);
+  CHECK(true_relative_residual(K, n, 2, alpha, a, pb) <= 1e-3);
+  // The same policies in another order: the same products, the same iterates.
+  const auto again = kops::kokkos::solve<kops::dtype_acc::float64, kops::sum_scheme::kahan, kops::precision::fast>(
+      conv_j<2>, kops::vj<2, 2>, alpha, n, n, swapped.data(), px.data(), px.data(), pb.data(), pg.data());
+  CHECK(again.iterations == res.iterations);
+  CHECK(swapped == a);
+  // Each product is the eval with those policies: K a from eval<...> agrees
+  // with b - alpha a to the solve's tolerance.
+  std::vector<float> Ka(n * 2);
+  kops::kokkos::eval<kops::sum_scheme::kahan, kops::precision::fast, kops::dtype_acc::float64>(
+      conv_j<2>, n, n, Ka.data(), px.data(), px.data(), a.data(), pg.data());
+  double rr = 0, bb = 0;
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    const double r = double(pb[k]) - alpha * double(a[k]) - double(Ka[k]);
+    rr += r * r;
+    bb += double(pb[k]) * double(pb[k]);
+  }
+  CHECK(std::sqrt(rr / bb) <= 1e-3);
+}
+
 TEST_CASE("solve: a negative definite system (alpha < -|K|) is solved too", "[solve]") {
   // CG only needs definiteness; -(alpha Id + K) is SPD here. KeOps does not
   // reject alpha < 0 either.

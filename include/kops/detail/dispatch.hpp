@@ -607,6 +607,12 @@ template <class Be, class... Opts>
 inline constexpr bool makes_from_options_v<Be, type_list<Opts...>> =
     std::is_constructible_v<Be, const char*, const option_set<Opts...>&>;
 
+// Whether T is among the options Opts.
+template <class T, class... Opts>
+constexpr bool takes_option(type_list<Opts...>) {
+  return (std::is_same_v<T, Opts> || ...);
+}
+
 // A backend with its own call: `static constexpr bool own_call = true` and
 //   be.call<Pol, Red, Ranged, Batched>(M, N, out, ptrs, form)   the checked call
 //                                              (form.sparsity: the structure as
@@ -631,10 +637,14 @@ concept EvalBackend = requires(Be& be) {
   requires makes_from_options_v<Be, typename Be::option_types>;
 } && (OwnCallBackend<Be> || Backend<Be>);
 
-template <class T, class... Opts>
-constexpr bool takes_option(type_list<Opts...>) {
-  return (std::is_same_v<T, Opts> || ...);
-}
+// A backend whose call makes the run-time argument checks itself (kops::mpi:
+// on every rank together, so that every rank reports or none does) also sets
+// `static constexpr bool own_checks = true`; eval_call then leaves them to it.
+// Only an own-call backend that takes no kops::batch may (check_eval_backend).
+template <class Be>
+concept DeclaresOwnChecks = requires { requires Be::own_checks; };
+template <class Be>
+concept OwnChecksBackend = DeclaresOwnChecks<Be> && OwnCallBackend<Be> && !takes_option<batch>(options_of_t<Be>{});
 
 // The protocol, checked where eval_call takes Be: true when Be models what it
 // claims (its options, its own call, its output chunks); else reported.
@@ -658,7 +668,10 @@ constexpr bool check_eval_backend() {
   static_assert(batched, "kops::eval: the backend lists kops::batch among its options but has no "
                          "launch_batched<Pol, Red, Ranged>(extent, out, ptrs) and sum_batches(each, B, n, out) "
                          "(detail/dispatch.hpp, BatchedBackend)");
-  return options && own && passes && ranged && batched && check_output_chunks<Be>() && EvalBackend<Be>;
+  constexpr bool checks = !DeclaresOwnChecks<Be> || OwnChecksBackend<Be>;
+  static_assert(checks, "kops::eval: the backend declares own_checks (it checks the arguments itself) but is not "
+                        "an own-call backend, or takes kops::batch (whose checks eval_call makes)");
+  return options && own && passes && ranged && batched && checks && check_output_chunks<Be>() && EvalBackend<Be>;
 }
 
 // The checked call on a backend made for it: its own call, or run_call.
@@ -716,7 +729,9 @@ void eval_call(const char* where, Red, std::int64_t M, std::int64_t N, UserOut* 
               form.batch = &bt;
               run_entry<Be, Pol, Red, ranged, batched>(where, opts, M, N, out, ptrs, form);
             } else {
-              if (!check_call_arguments<Red>(where, M, N, out, ptrs)) return;
+              if constexpr (!OwnChecksBackend<Be>) {
+                if (!check_call_arguments<Red>(where, M, N, out, ptrs)) return;
+              }
               run_entry<Be, Pol, Red, ranged, batched>(where, opts, M, N, out, ptrs, form);
             }
           }

@@ -1,7 +1,8 @@
 // What every backend's kops::solve checks before it runs: the formula and the
 // unknown at compile time, the call's pointers at compile time, the sizes,
-// pointers and options at run time. (The split of a call's trailing options
-// from its pointers is the eval front end's, detail/dispatch.hpp.)
+// pointers and options at run time; solve_call.hpp makes them, in order. (The
+// split of a call's trailing options from its pointers is the eval front
+// end's, detail/dispatch.hpp.)
 #pragma once
 
 #include <cstdint>

@@ -12,7 +12,8 @@
 #include <kops/backends/cuda/eval.hpp>
 #include <kops/backends/cuda/host.hpp>
 #include <kops/backends/cuda/options.hpp>
-#include <kops/core/precision.hpp>
+#include <kops/core/policy.hpp>
+#include <kops/solve/solve_call.hpp>
 #include <kops/solve/cg.hpp>
 #include <kops/solve/checks.hpp>
 #include <kops/solve/options.hpp>
@@ -85,7 +86,8 @@ solve_total_kernel(const int count, const double* const partial, double* const t
 // every later operation does nothing and dot returns NaN, on which CG stops at
 // once (its `p . q not finite` exit), and run_solve then returns false.
 // Ranged: K is block-sparse, its products take *sparsity (host memory, checked).
-template <precision P, class Red, int Var, class T, bool Ranged = false>
+// Pol: the products' policy (kops::policy, core/policy.hpp).
+template <class Pol, class Red, int Var, class T, bool Ranged = false>
 struct device_solve_ops {
   std::int64_t M, N, n;
   const T** args;     // Red::nargs device pointers; args[Var] is rebound to each vector K is applied to
@@ -106,9 +108,9 @@ struct device_solve_ops {
     args[Var] = v;
     if constexpr (Ranged) {
       device_backend be(where, launch);
-      ok(kops::detail::run_checked_sparse_passes<kops::detail::policy_of_t<P>, Red>(be, M, N, out, args, *sparsity));
+      ok(kops::detail::run_checked_sparse_passes<Pol, Red>(be, M, N, out, args, *sparsity));
     } else {
-      ok(run<kops::detail::policy_of_t<P>, Red>(M, N, out, args, launch, where));
+      ok(run<Pol, Red>(M, N, out, args, launch, where));
     }
   }
   double dot(const T* u, const T* v) {
@@ -166,7 +168,7 @@ struct device_solve_ops {
 // a:(n) and ptrs: device pointers, checked; plan.n > 0; Ranged: s, K's
 // structure, checked and in host memory. Synchronous. Into `res`; false after
 // a reported CUDA failure (only without exceptions).
-template <precision P, class Red, class V, bool Ranged, class T>
+template <class Pol, class Red, class V, bool Ranged, class T>
 [[nodiscard]] bool run_solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N,
                              T* a, const T** ptrs, const options& opts, const char* where, solve_result& res,
                              const block_sparsity* s = nullptr) {
@@ -182,7 +184,7 @@ template <precision P, class Red, class V, bool Ranged, class T>
   T* const r = work.get<T>();
   const std::int64_t blocks = (plan.n + vector_block - 1) / vector_block;
   const std::int64_t grid = blocks < max_vector_blocks ? blocks : max_vector_blocks;
-  device_solve_ops<P, Red, V::index, T, Ranged> ops{
+  device_solve_ops<Pol, Red, V::index, T, Ranged> ops{
       M, N, plan.n, ptrs, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, scratch.get<double>(),
       unsigned(grid), where, s};
   const T* const b = ptrs[V::index];
@@ -199,13 +201,93 @@ template <precision P, class Red, class V, bool Ranged, class T>
 
 using solve_option_types = type_list<solve_options, options, block_sparsity>;
 
+// kops::cuda::solve for the solve front end (solve/solve_call.hpp): CG on
+// device arrays on opts.device and opts.stream; a block-sparse K's structure
+// is in device memory (copied to the host as eval's device_backend does).
+struct device_solver {
+  using option_types = solve_option_types;
+  const char* where;
+  options opts;
+
+  device_solver(const char* w, const kops::detail::option_set<solve_options, options, block_sparsity>& o)
+      : where(w), opts(kops::detail::get_option<options>(o)) {}
+
+  bool host_sparsity(const block_sparsity& s, kops::detail::sparsity_copy& host, block_sparsity& view) {
+    return device_backend(where, opts).host_sparsity(s, host, view);
+  }
+
+  template <class Red, class V, bool Ranged, auto... Policy, class T>
+  solve_result solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N, T* a,
+                     const T** ptrs, const block_sparsity* s) {
+    device_guard guard(opts.device, where);
+    if (!guard.ok()) return solve_result{};
+    if (plan.n == 0) return kops::detail::nothing_to_solve(plan);
+    solve_result res;
+    if (!run_solve<kops::detail::policy_of_t<Policy...>, Red, V, Ranged>(plan, alpha, M, N, a, ptrs, opts, where,
+                                                                        res, s))
+      return solve_result{};
+    return res;
+  }
+};
+
+// kops::cuda::solve_host for the solve front end: the arguments the formula
+// reads (b included, and `a` for an initial guess) copied to stream-ordered
+// device buffers, CG there, `a` copied back; a block-sparse K's structure is
+// in host memory.
+struct host_copy_solver {
+  using option_types = solve_option_types;
+  const char* where;
+  options opts;
+
+  host_copy_solver(const char* w, const kops::detail::option_set<solve_options, options, block_sparsity>& o)
+      : where(w), opts(kops::detail::get_option<options>(o)) {}
+
+  template <class Red, class V, bool Ranged, auto... Policy, class T>
+  solve_result solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N, T* a,
+                     const T** host, const block_sparsity* s) {
+    if (plan.n == 0) return kops::detail::nothing_to_solve(plan);
+    device_guard guard(opts.device, where);
+    if (!guard.ok()) return solve_result{};
+    device_facts facts;
+    if (!current_facts(where, facts)) return solve_result{};
+    const cudaStream_t stream = opts.stream;
+
+    constexpr int nargs = Red::nargs;
+    stream_buffer buffers[nargs + 1];
+    const T* device[nargs + 1] = {};
+    if (!copy_arguments_to_device<Red>(M, N, host, buffers, device, stream, facts.memory_pools, where))
+      return solve_result{};
+
+    const std::size_t a_bytes = std::size_t(plan.n) * sizeof(T);
+    stream_buffer da(a_bytes, stream, facts.memory_pools, where, "the solution");
+    if (!da.ok()) return solve_result{};
+    if (plan.initial_guess &&
+        !check(cudaMemcpyAsync(da.get(), a, a_bytes, cudaMemcpyHostToDevice, stream), where,
+               "copying the initial guess to the device"))
+      return solve_result{};
+    solve_result res;
+    if (!run_solve<kops::detail::policy_of_t<Policy...>, Red, V, Ranged>(
+            plan, alpha, M, N, da.get<T>(), device, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where, res,
+            s))
+      return solve_result{};
+    if (!check(cudaMemcpyAsync(a, da.get(), a_bytes, cudaMemcpyDeviceToHost, stream), where,
+               "copying the solution to the host") ||
+        !check(cudaStreamSynchronize(stream), where, "copying the solution (cudaStreamSynchronize)") ||
+        !da.release(where, "the solution"))
+      return solve_result{};
+    for (auto& buf : buffers)
+      if (!buf.release(where, "an argument buffer")) return solve_result{};
+    return res;
+  }
+};
+
 } // namespace detail
 
 /// kops::cuda::solve: conjugate-gradient solve of (alpha Id + K) a = b on the GPU.
 ///
 /// ```text
-///   solve<P>(red, v, alpha, M, N, a, args...[, solve_opts][, opts])       device pointers
-///   solve_host<P>(red, v, alpha, M, N, a, args...[, solve_opts][, opts])  host pointers
+///   solve<Policy...>(red, v, alpha, M, N, a, args...[, solve_opts][, opts][, s])       device pointers
+///   solve_host<Policy...>(red, v, alpha, M, N, a, args...[, solve_opts][, opts][, s])  host pointers
 ///     -> kops::solve_result
 /// ```
 ///
@@ -221,7 +303,9 @@ using solve_option_types = type_list<solve_options, options, block_sparsity>;
 ///               and checked once, before `a` is first written
 /// ```
 ///
-/// Each product with K is a kops::cuda::eval<P> launch; the vector updates and
+/// Policy...: eval's compile-time policies, in any order, each at most once
+/// (core/policy.hpp), e.g. solve<kops::precision::fast>(...); they are the
+/// products'. Each product with K is a kops::cuda::eval<Policy...> launch; the vector updates and
 /// the dot products (accumulated in double, in a fixed order, so a solve is
 /// reproducible) are small kernels of this file. Every kernel, copy and scratch
 /// allocation goes on opts.stream; the scratch is allocated once per solve, not
@@ -236,55 +320,10 @@ using solve_option_types = type_list<solve_options, options, block_sparsity>;
 /// The algorithm: kops/solve/cg.hpp.
 ///
 /// Device pointers. Returns when `a` holds the last iterate.
-template <precision P = precision::accurate, ReductionType Red, class V, class T, class... Rest>
-solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
-  constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();
-  constexpr bool tail_ok = kops::detail::valid_option_tail(detail::solve_option_types{}, type_list<Rest...>{});
-  static_assert(tail_ok, "kops::cuda::solve: after the solution array, pass one device pointer per argument "
-                         "index, optionally followed by a kops::solve_options, a kops::cuda::options and/or a "
-                         "kops::block_sparsity");
-  constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
-  static_assert(!(kops::detail::is_per_batch_v<Rest> || ...), "kops::cuda::solve takes no batches (kops::per_batch)");
-  if constexpr (formula_ok && tail_ok && !(kops::detail::is_per_batch_v<Rest> || ...)) {
-    return kops::detail::split_call(
-        detail::solve_option_types{},
-        [&]<class... Args>(const kops::detail::option_set<solve_options, options, block_sparsity>& o,
-                           const Args*... args) -> solve_result {
-          if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
-            constexpr const char* where = "kops::cuda::solve";
-            const T* ptrs[sizeof...(Args) + 1] = {args..., nullptr};
-            kops::detail::solve_plan plan;
-            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, kops::detail::get_option<solve_options>(o), plan))
-              return solve_result{};
-            const options& opts = kops::detail::get_option<options>(o);
-            detail::device_guard guard(opts.device, where);
-            if (!guard.ok()) return solve_result{};
-            solve_result res;
-            if constexpr (ranged) {
-              // K's structure (device arrays) to the host and checked, before `a` is first written
-              // (also when there is nothing to solve, as solve_host and kops::kokkos::solve do).
-              kops::detail::sparsity_copy copy;
-              block_sparsity host;
-              if (!detail::copy_sparsity_to_host(kops::detail::get_option<block_sparsity>(o), opts.stream, where, copy, host) ||
-                  !kops::detail::check_sparsity_for<Red>(where, host, M, N))
-                return solve_result{};
-              if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
-              if (!detail::run_solve<P, Red, V, true>(plan, alpha, M, N, a, ptrs, opts, where, res, &host))
-                return solve_result{};
-            } else {
-              if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
-              if (!detail::run_solve<P, Red, V, false>(plan, alpha, M, N, a, ptrs, opts, where, res))
-                return solve_result{};
-            }
-            return res;
-          } else {
-            return {};
-          }
-        },
-        rest...);
-  } else {
-    return {};
-  }
+template <auto... Policy, ReductionType Red, class V, class T, class... Rest>
+solve_result solve(Red red, V v, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
+  return kops::detail::solve_call<detail::device_solver, Policy...>("kops::cuda::solve", red, v, alpha, M, N, a,
+                                                                     rest...);
 }
 
 /// kops::cuda::solve on host pointers: copies the arguments the formula reads (b included, and `a`
@@ -292,70 +331,10 @@ solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, R
 /// copies `a` back. Synchronous; RAII buffers, so nothing leaks on an exception
 /// (or, without exceptions, on a reported failure, which leaves `a` untouched
 /// unless it comes from the final copy back). See solve().
-template <precision P = precision::accurate, ReductionType Red, class V, class T, class... Rest>
-solve_result solve_host(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
-  constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();
-  constexpr bool tail_ok = kops::detail::valid_option_tail(detail::solve_option_types{}, type_list<Rest...>{});
-  static_assert(tail_ok, "kops::cuda::solve_host: after the solution array, pass one host pointer per argument "
-                         "index, optionally followed by a kops::solve_options, a kops::cuda::options and/or a "
-                         "kops::block_sparsity");
-  constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
-  static_assert(!(kops::detail::is_per_batch_v<Rest> || ...), "kops::cuda::solve_host takes no batches (kops::per_batch)");
-  if constexpr (formula_ok && tail_ok && !(kops::detail::is_per_batch_v<Rest> || ...)) {
-    return kops::detail::split_call(
-        detail::solve_option_types{},
-        [&]<class... Args>(const kops::detail::option_set<solve_options, options, block_sparsity>& o,
-                           const Args*... args) -> solve_result {
-          if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
-            constexpr const char* where = "kops::cuda::solve_host";
-            const T* host[sizeof...(Args) + 1] = {args..., nullptr};
-            kops::detail::solve_plan plan;
-            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, host, kops::detail::get_option<solve_options>(o), plan))
-              return solve_result{};
-            // A block-sparse K: its structure (host arrays) checked before any CUDA call.
-            if (ranged && !kops::detail::check_sparsity_for<Red>(where, kops::detail::get_option<block_sparsity>(o), M, N)) return solve_result{};
-            if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
-            const options& opts = kops::detail::get_option<options>(o);
-            detail::device_guard guard(opts.device, where);
-            if (!guard.ok()) return solve_result{};
-            detail::device_facts facts;
-            if (!detail::current_facts(where, facts)) return solve_result{};
-            const cudaStream_t stream = opts.stream;
-
-            detail::stream_buffer buffers[sizeof...(Args) + 1];
-            const T* device[sizeof...(Args) + 1] = {};
-            if (!detail::copy_arguments_to_device<Red>(M, N, host, buffers, device, stream, facts.memory_pools,
-                                                       where))
-              return solve_result{};
-
-            const std::size_t a_bytes = std::size_t(plan.n) * sizeof(T);
-            detail::stream_buffer da(a_bytes, stream, facts.memory_pools, where, "the solution");
-            if (!da.ok()) return solve_result{};
-            if (plan.initial_guess &&
-                !detail::check(cudaMemcpyAsync(da.get(), a, a_bytes, cudaMemcpyHostToDevice, stream), where,
-                               "copying the initial guess to the device"))
-              return solve_result{};
-            solve_result res;
-            if (!detail::run_solve<P, Red, V, ranged>(plan, alpha, M, N, da.get<T>(), device,
-                                                      options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, where,
-                                                      res, &kops::detail::get_option<block_sparsity>(o)))
-              return solve_result{};
-            if (!detail::check(cudaMemcpyAsync(a, da.get(), a_bytes, cudaMemcpyDeviceToHost, stream), where,
-                               "copying the solution to the host") ||
-                !detail::check(cudaStreamSynchronize(stream), where, "copying the solution (cudaStreamSynchronize)") ||
-                !da.release(where, "the solution"))
-              return solve_result{};
-            for (auto& buf : buffers)
-              if (!buf.release(where, "an argument buffer")) return solve_result{};
-            return res;
-          } else {
-            return {};
-          }
-        },
-        rest...);
-  } else {
-    return {};
-  }
+template <auto... Policy, ReductionType Red, class V, class T, class... Rest>
+solve_result solve_host(Red red, V v, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
+  return kops::detail::solve_call<detail::host_copy_solver, Policy...>("kops::cuda::solve_host", red, v, alpha, M,
+                                                                        N, a, rest...);
 }
 
 } // namespace kops::cuda

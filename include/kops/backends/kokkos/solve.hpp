@@ -7,7 +7,7 @@
 
 #include <kops/backends/kokkos/eval.hpp>
 #include <kops/core/block_sparsity.hpp>
-#include <kops/core/precision.hpp>
+#include <kops/solve/solve_call.hpp>
 #include <kops/solve/cg.hpp>
 #include <kops/solve/checks.hpp>
 #include <kops/solve/options.hpp>
@@ -17,8 +17,9 @@ namespace kops::kokkos {
 namespace detail {
 
 // The vector space of kops/solve/cg.hpp on host arrays of n elements.
-// Ranged: K is block-sparse, its products take *sparsity.
-template <precision P, class Red, int Var, class T, bool Ranged>
+// Ranged: K is block-sparse, its products take *sparsity. Policy...: the
+// solve's, passed on to each product.
+template <class Red, int Var, class T, bool Ranged, auto... Policy>
 struct host_solve_ops {
   std::int64_t M, N, n;
   const T** args;  // Red::nargs pointers; args[Var] is rebound to each vector K is applied to
@@ -28,9 +29,9 @@ struct host_solve_ops {
     args[Var] = v;
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       if constexpr (Ranged)
-        kops::kokkos::eval<P>(Red{}, M, N, out, args[I]..., *sparsity);
+        kops::kokkos::eval<Policy...>(Red{}, M, N, out, args[I]..., *sparsity);
       else
-        kops::kokkos::eval<P>(Red{}, M, N, out, args[I]...);
+        kops::kokkos::eval<Policy...>(Red{}, M, N, out, args[I]...);
     }(std::make_index_sequence<Red::nargs>{});
   }
   double dot(const T* u, const T* v) const {
@@ -54,12 +55,40 @@ struct host_solve_ops {
   }
 };
 
+// kops::kokkos::solve for the solve front end (solve/solve_call.hpp): CG on
+// host arrays, each product with K a kops::kokkos::eval.
+struct host_solver {
+  using option_types = type_list<solve_options, block_sparsity>;
+  const char* where;
+
+  host_solver(const char* w, const kops::detail::option_set<solve_options, block_sparsity>&) : where(w) {}
+
+  template <class Red, class V, bool Ranged, auto... Policy, class T>
+  solve_result solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N, T* a,
+                     const T** ptrs, const block_sparsity* s) {
+    if (plan.n == 0) return kops::detail::nothing_to_solve(plan);
+    // Checked here too (eval checks it), before the solution array is first written.
+    if (!Kokkos::is_initialized()) {
+      kops::detail::fail("%s: Kokkos is not initialized (create a Kokkos::ScopeGuard "
+                         "or call Kokkos::initialize first)",
+                         where);
+      return solve_result{};
+    }
+    const T* b = ptrs[V::index];
+    std::vector<T> work(3 * std::size_t(plan.n));
+    T* const r = work.data();
+    host_solve_ops<Red, V::index, T, Ranged, Policy...> ops{M, N, plan.n, ptrs, s};
+    return kops::detail::conjugate_gradient<T>(ops, alpha, b, a, r, r + plan.n, r + 2 * plan.n, plan.tolerance,
+                                               plan.absolute_tolerance, plan.max_iterations, plan.initial_guess);
+  }
+};
+
 } // namespace detail
 
 /// kops::kokkos::solve: conjugate-gradient solve of (alpha Id + K) a = b on the CPU.
 ///
 /// ```text
-///   solve<P>(red, v, alpha, M, N, a, args...[, opts][, s])  ->  kops::solve_result
+///   solve<Policy...>(red, v, alpha, M, N, a, args...[, opts][, s])  ->  kops::solve_result
 /// ```
 ///
 /// ```text
@@ -74,7 +103,10 @@ struct host_solve_ops {
 ///         (from_matrix of a symmetric mask over the same clusters does)
 /// ```
 ///
-/// The products with K run through kops::kokkos::eval<P> (parallel on
+/// Policy...: eval's compile-time policies, in any order, each at most once
+/// (core/policy.hpp), e.g. solve<kops::precision::fast>(...) or
+/// solve<kops::sum_scheme::kahan, kops::dtype_acc::float64>(...); they are the
+/// products'. The products with K run through kops::kokkos::eval<Policy...> (parallel on
 /// Kokkos::DefaultHostExecutionSpace); the O(N D) vector updates of CG run
 /// serially in the calling thread, with dot products accumulated in double.
 /// Non-convergence is reported in the result, not thrown; bad input throws
@@ -83,51 +115,10 @@ struct host_solve_ops {
 /// The algorithm: kops/solve/cg.hpp.
 ///
 /// Returns after the solve; `a` holds the last iterate.
-template <precision P = precision::accurate, ReductionType Red, class V, class T, class... Rest>
-solve_result solve(Red, V, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
-  constexpr bool formula_ok = kops::detail::check_solve_formula<Red, V>();
-  using option_types = type_list<solve_options, block_sparsity>;
-  constexpr bool tail_ok = kops::detail::valid_option_tail(option_types{}, type_list<Rest...>{});
-  static_assert(tail_ok, "kops::kokkos::solve: after the solution array, pass one host pointer per argument "
-                         "index, optionally followed by a kops::solve_options and/or a kops::block_sparsity (last)");
-  constexpr bool ranged = (std::is_same_v<Rest, block_sparsity> || ...);
-  static_assert(!(kops::detail::is_per_batch_v<Rest> || ...), "kops::kokkos::solve takes no batches (kops::per_batch)");
-  if constexpr (formula_ok && tail_ok && !(kops::detail::is_per_batch_v<Rest> || ...)) {
-    return kops::detail::split_call(
-        option_types{},
-        [&]<class... Args>(const kops::detail::option_set<solve_options, block_sparsity>& o, const Args*... args) -> solve_result {
-          if constexpr (kops::detail::check_solve_pointers<Red, T, Args...>()) {
-            constexpr const char* where = "kops::kokkos::solve";
-            const T* ptrs[sizeof...(Args) + 1] = {args..., nullptr};  // + 1: no empty array
-            kops::detail::solve_plan plan;
-            if (!kops::detail::check_solve_arguments<Red, V>(where, M, N, a, ptrs, kops::detail::get_option<solve_options>(o), plan))
-              return solve_result{};
-            // A block-sparse K: its structure checked once, before `a` is first written (also when
-            // there is nothing to solve).
-            const block_sparsity& s = kops::detail::get_option<block_sparsity>(o);
-            if (ranged && !kops::detail::check_sparsity_for<Red>(where, s, M, N)) return solve_result{};
-            if (plan.n == 0) return solve_result{0, 0, 0, plan.absolute_tolerance, true};
-            // Checked here too (eval checks it), before the solution array is first written.
-            if (!Kokkos::is_initialized()) {
-              kops::detail::fail("kops::kokkos::solve: Kokkos is not initialized (create a Kokkos::ScopeGuard "
-                                 "or call Kokkos::initialize first)");
-              return solve_result{};
-            }
-            const T* b = ptrs[V::index];
-            std::vector<T> work(3 * std::size_t(plan.n));
-            T* const r = work.data();
-            detail::host_solve_ops<P, Red, V::index, T, ranged> ops{M, N, plan.n, ptrs, &s};
-            return kops::detail::conjugate_gradient<T>(ops, alpha, b, a, r, r + plan.n, r + 2 * plan.n,
-                                                       plan.tolerance, plan.absolute_tolerance,
-                                                       plan.max_iterations, plan.initial_guess);
-          } else {
-            return {};
-          }
-        },
-        rest...);
-  } else {
-    return {};
-  }
+template <auto... Policy, ReductionType Red, class V, class T, class... Rest>
+solve_result solve(Red red, V v, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
+  return kops::detail::solve_call<detail::host_solver, Policy...>("kops::kokkos::solve", red, v, alpha, M, N, a,
+                                                                   rest...);
 }
 
 } // namespace kops::kokkos
