@@ -137,16 +137,32 @@ static_assert(decltype(grad(powf(b, y), b, vi<4, 3>))::dim == 1);
 static_assert(decltype(grad(atan2(x, b), b, vi<4, 3>))::dim == 1);
 // mod: w.r.t. x the gradient passes through.
 static_assert(same<decltype(grad(mod(x, y, b), x, vi<4, 3>)), Var<category::i, 4, 3>>);
-// ifelse routes the gradient to the branch taken.
-static_assert(same<decltype(grad(ifelse(b, x, y), x, vi<4, 3>)), Ternary<ifelse_op, B, Var<category::i, 4, 3>, Zero<1>>>);
-static_assert(same<decltype(grad(ifelse(b, x, y), y, vi<4, 3>)), Ternary<ifelse_op, B, Zero<1>, Var<category::i, 4, 3>>>);
+// ifelse selects the derivatives of its branches, ifelse(c, [d_V A]^T g, [d_V B]^T g)
+// (issue 35: the derivative of the branch not taken never enters the arithmetic);
+// a branch that does not read V has the derivative Zero<dim V>. (It routed g
+// before, ifelse(c, g, 0) into [d_V A]^T, which for A = V was Zero<1> there.)
+static_assert(same<decltype(grad(ifelse(b, x, y), x, vi<4, 3>)), Ternary<ifelse_op, B, Var<category::i, 4, 3>, Zero<3>>>);
+static_assert(same<decltype(grad(ifelse(b, x, y), y, vi<4, 3>)), Ternary<ifelse_op, B, Zero<3>, Var<category::i, 4, 3>>>);
+// Selecting is exact for a dim-1 condition, or branches componentwise in V: an
+// element-wise formula of V is; a sum, or a broadcast operand that reads V, is not.
+static_assert(componentwise_v<decltype(sqrt(x) * x + y), X> && componentwise_v<decltype(ifelse(x, exp(x), b)), X>);
+static_assert(componentwise_v<Y, X> && componentwise_v<B, X> && componentwise_v<X, X>);
+static_assert(!componentwise_v<decltype(x * sum(x)), X> && !componentwise_v<decltype(x * b), B>);
+// ...otherwise (a dim-3 condition, a branch that mixes components) g is routed as before.
+static_assert(same<decltype(grad(ifelse(x, b, y), b, vi<4, 3>)), decltype(sum(ifelse(x, vi<4, 3>, zero<1>)))>);
 // Zero-derivative ops give the Zero type.
 static_assert(same<decltype(grad(step(x), x, vi<4, 3>)), Zero<3>>);
 static_assert(same<decltype(grad(floor(x) + round<1>(x), x, vi<4, 3>)), Zero<3>>);
 static_assert(same<decltype(grad(equal(x, y) * less_than(y, x), y, vi<4, 3>)), Zero<3>>);
 static_assert(same<decltype(grad(not_equal(x, b) + less_or_equal(b, x), b, vi<4, 3>)), Zero<1>>);
-// relu's derivative is step; clampint's the indicator of [a, b].
-static_assert(same<decltype(grad(relu(x), x, vi<4, 3>)), decltype(step(x) * vi<4, 3>)>);
+// relu's derivative selects g where x >= 0 (step(x) = 1); clampint's where x is in
+// [a, b]: selections, no longer products step(x) * g and [a <= x][x <= b] * g (issue 35:
+// where the operand's own derivative is infinite, 0 * inf was NaN). Through a sum
+// (not componentwise) the products stay.
+static_assert(same<decltype(grad(relu(x), x, vi<4, 3>)), decltype(ifelse(x, vi<4, 3>, zero<1>))>);
 static_assert(same<decltype(grad(clampint<0, 2>(x), x, vi<4, 3>)),
-                   decltype((less_or_equal(cst<0>, x) * less_or_equal(x, cst<2>)) * vi<4, 3>)>);
+                   decltype(ifelse(-(less_or_equal(cst<0>, x) * less_or_equal(x, cst<2>)), zero<1>, vi<4, 3>))>);
+static_assert(same<decltype(grad(relu(sum(x)), x, vi<4, 1>)), decltype(ifelse(sum(x), sum_t<3>(vi<4, 1>), zero<1>))>);
+static_assert(same<decltype(grad(relu(x + sum(x)), x, vi<4, 3>)),
+                   decltype(grad(x + sum(x), x, step(x + sum(x)) * vi<4, 3>))>);
 } // namespace

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <kops/ops/comparisons.hpp>
+#include <kops/ops/ifelse.hpp>
 
 namespace kops {
 
@@ -12,15 +13,21 @@ struct clampint_op {
   template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& x) {
     return Math::select(x < V(A), V(A), Math::select(x > V(B), V(B), x));
   }
-  template <class F, class G> static constexpr auto backward(F f, G g) {
-    return (less_or_equal(cst<A>, f) * less_or_equal(f, cst<B>)) * g;
+  // The derivative selects [d_V F]^T g or 0 (see clampint below).
+  template <class V, class G, class F> static constexpr auto vjp(V v, G g, F f) {
+    const auto inside = less_or_equal(cst<A>, f) * less_or_equal(f, cst<B>);
+    if constexpr (F::dim == 1 || componentwise_v<F, V>) return detail::select_where(inside, grad(F{}, v, g), Zero<1>{});
+    else return grad(F{}, v, inside * g);
   }
 };
 
 /// clampint<a, b>: clampint<a, b>(f)_k = a if f_k < a, b if f_k > b, else f_k, for
 /// integers a <= b fixed at compile time (KeOps' ClampInt(f, a, b); NaN stays NaN).
-/// Derivative: [d_V clampint<a,b>(F)]^T g = [d_V F]^T ([a <= F] [F <= b] g)
-/// (1 on the closed interval, as KeOps).
+/// Derivative: [d_V clampint<a,b>(F)]^T g = [d_V F]^T g where a <= F <= b, else 0
+/// (1 on the closed interval, as KeOps), selected: outside, the derivative of F
+/// is not multiplied by 0 (it may be infinite there). Exact when F has dim 1 or
+/// is componentwise in V (core/elementwise.hpp); otherwise
+/// [d_V F]^T ([a <= F] [F <= b] g), equal but for 0 * inf.
 /// Simplifications: constants fold.
 template <int A, int B, Formula F>
 constexpr auto clampint([[maybe_unused]] F f) {
