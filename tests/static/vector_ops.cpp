@@ -46,11 +46,13 @@ static_assert(same<decltype(min(-x)), decltype(-max(x))>);
 static_assert(same<decltype(argmax(-x)), decltype(argmin(x))>);
 // Their derivatives: for max, the derivative of the arg component, selected by the
 // one_hot of the arg (issue 35: the other components' derivatives never enter the
-// arithmetic; it was the product one_hot<6>(argmax(x)) * b, which stays where the
-// operand mixes components, as through a matrix product); 0 for argmax.
+// arithmetic; it was the product one_hot<6>(argmax(x)) * b); through a matrix
+// product, which mixes components, the cotangent one_hot-selected; 0 for argmax.
 static_assert(same<decltype(grad(max(x), x, b)), decltype(ifelse(-one_hot<6>(argmax(x)), zero<1>, sum_t<6>(b)))>);
+constexpr auto arg = one_hot<3>(argmax(matvecmult(s, y)));
 static_assert(same<decltype(grad(max(matvecmult(s, y)), y, b)),
-                   decltype(grad(matvecmult(s, y), y, one_hot<3>(argmax(matvecmult(s, y))) * b))>);
+                   decltype(ifelse(-less_than(zero<1>, sum(arg)), zero<1>,
+                                   grad(matvecmult(s, y), y, ifelse(-arg, zero<1>, sum_t<3>(b)))))>);
 static_assert(same<decltype(grad(argmax(x), x, b)), Zero<6>>);
 
 // one_hot: dim 1 -> D; constant indices fold (rounded half up, out of range: zero).

@@ -180,3 +180,69 @@ TEST_CASE("select gradients: relu, clampint, clamp, max, min, sinxdivx", "[grad]
     }
   }
 }
+
+TEST_CASE("select gradients: a dim-3 selection over what mixes components (a dim-1 variable broadcast)",
+          "[grad][select]") {
+  // Two rows of x (dim 3) and s (dim 1); e3 weighs the components.
+  constexpr auto s = kops::vi<2, 1>;
+  const std::vector<double> pe3 = {1.0, -3.0, 2.0, 0.5, 1.5, -1.0};
+
+  SECTION("ifelse(x, sqrt(x) s, x) w.r.t. s: the components where x < 0 do not take sqrt(x)") {
+    const std::vector<double> px = {-2.0, 4.0, 0.25, 1.0, -0.5, 9.0};
+    const std::vector<double> ps = {3.0, -1.0};
+    constexpr auto d = kops::grad(kops::ifelse(x, kops::sqrt(x) * s, x), s, e3);
+    const auto got = eval_rows(d, 2, px.data(), pe3.data(), ps.data());
+    for (std::int64_t i = 0; i < 2; ++i) {
+      double want = 0;
+      for (int k = 0; k < 3; ++k)
+        if (px[i * 3 + k] >= 0) want += std::sqrt(px[i * 3 + k]) * pe3[i * 3 + k];
+      require_close(d, got, i, 0, want);
+    }
+  }
+  SECTION("ifelse(x, s x, log(s) x) w.r.t. s at s = 0: no component takes log(s) x") {
+    const std::vector<double> px = {2.0, 4.0, 0.25, 1.0, 0.5, 9.0};
+    const std::vector<double> ps = {0.0, 0.0};
+    constexpr auto d = kops::grad(kops::ifelse(x, s * x, kops::log(s) * x), s, e3);
+    const auto got = eval_rows(d, 2, px.data(), pe3.data(), ps.data());
+    for (std::int64_t i = 0; i < 2; ++i) {
+      double want = 0;
+      for (int k = 0; k < 3; ++k) want += px[i * 3 + k] * pe3[i * 3 + k];
+      require_close(d, got, i, 0, want);
+    }
+  }
+  SECTION("relu(log(x) s) w.r.t. s with x_k = 0: relu takes 0 there") {
+    const std::vector<double> px = {0.0, 4.0, 0.5, 9.0, 0.0, 2.0};
+    const std::vector<double> ps = {2.0, 0.5};
+    constexpr auto d = kops::grad(kops::relu(kops::log(x) * s), s, e3);
+    const auto got = eval_rows(d, 2, px.data(), pe3.data(), ps.data());
+    for (std::int64_t i = 0; i < 2; ++i) {
+      double want = 0;
+      for (int k = 0; k < 3; ++k) {
+        const double l = std::log(px[i * 3 + k]);
+        if (l * ps[i] >= 0) want += l * pe3[i * 3 + k];
+      }
+      require_close(d, got, i, 0, want);
+    }
+  }
+  SECTION("max(log(x) s) w.r.t. s with x_k = 0: the arg component only") {
+    const std::vector<double> px = {0.0, 4.0, 1.0, 9.0, 0.0, 2.0};
+    const std::vector<double> ps = {2.0, 0.5};
+    const std::vector<double> p1 = {2.0, -1.0};
+    constexpr auto d = kops::grad(kops::max(kops::log(x) * s), s, e);
+    const auto got = eval_rows(d, 2, px.data(), p1.data(), ps.data());
+    require_close(d, got, 0, 0, std::log(4.0) * p1[0]);
+    require_close(d, got, 1, 0, std::log(9.0) * p1[1]);
+  }
+  SECTION("clamp(x, log(s), 1) at s = 0: no component takes the lower bound") {
+    const std::vector<double> px = {-2.0, 4.0, 0.25, 1.0, -0.5, 9.0};
+    const std::vector<double> ps = {0.0, 0.0};
+    constexpr auto ds = kops::grad(kops::clamp(x, kops::log(s), kops::cst<1>), s, e3);
+    const auto gots = eval_rows(ds, 2, px.data(), pe3.data(), ps.data());
+    require_close(ds, gots, 0, 0, 0.0);
+    require_close(ds, gots, 1, 0, 0.0);
+    constexpr auto dx = kops::grad(kops::clamp(x, kops::log(s), kops::cst<1>), x, e3);
+    const auto gotx = eval_rows(dx, 2, px.data(), pe3.data(), ps.data());
+    for (std::int64_t i = 0; i < 2; ++i)
+      for (int k = 0; k < 3; ++k) require_close(dx, gotx, i, k, px[i * 3 + k] <= 1 ? pe3[i * 3 + k] : 0.0);
+  }
+}

@@ -31,7 +31,9 @@ struct clamp_op {
       return detail::select_where(
           on_f, grad_fit(F{}, v, g),
           detail::select_where(on_a, grad_fit(A{}, v, g), detail::select_where(on_b, grad_fit(B{}, v, g), Zero<1>{})));
-    else return grad_fit(F{}, v, on_f * g) + grad_fit(A{}, v, on_a * g) + grad_fit(B{}, v, on_b * g);
+    else
+      return detail::grad_where_operand<D>(on_f, F{}, v, g) + detail::grad_where_operand<D>(on_a, A{}, v, g) +
+             detail::grad_where_operand<D>(on_b, B{}, v, g);
   }
 };
 
@@ -48,10 +50,10 @@ struct clamp_op {
 ///                              [d_V B]^T g  where [A <= F] [B < F],   0 elsewhere
 /// ```
 /// (KeOps' derivative, from clamp(f, a, b) = clampint<0,1>((f - a)/(b - a)) (b - a) + a,
-/// whose terms are the three indicators times g). Exact when the result has dim 1
-/// or each operand that reads V is componentwise in V (core/elementwise.hpp);
-/// otherwise the sum of the three terms [d_V F]^T ([A <= F] [F <= B] g) + ...,
-/// equal but for 0 * inf.
+/// whose terms are the three indicators times g): one selection of derivatives when
+/// the result has dim 1 or each operand that reads V is componentwise in V
+/// (core/elementwise.hpp); otherwise the sum of the three terms, each selection
+/// moved as far down its operand as it goes (ops/ifelse.hpp: detail::grad_where).
 /// Simplifications: integer constant bounds a <= b give clampint<a, b>(f).
 template <Formula F, Formula A, Formula B>
 constexpr auto clamp([[maybe_unused]] F f, A, B) {

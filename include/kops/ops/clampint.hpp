@@ -16,8 +16,7 @@ struct clampint_op {
   // The derivative selects [d_V F]^T g or 0 (see clampint below).
   template <class V, class G, class F> static constexpr auto vjp(V v, G g, F f) {
     const auto inside = less_or_equal(cst<A>, f) * less_or_equal(f, cst<B>);
-    if constexpr (F::dim == 1 || componentwise_v<F, V>) return detail::select_where(inside, grad(F{}, v, g), Zero<1>{});
-    else return grad(F{}, v, inside * g);
+    return detail::grad_where(inside, f, v, g);
   }
 };
 
@@ -25,9 +24,10 @@ struct clampint_op {
 /// integers a <= b fixed at compile time (KeOps' ClampInt(f, a, b); NaN stays NaN).
 /// Derivative: [d_V clampint<a,b>(F)]^T g = [d_V F]^T g where a <= F <= b, else 0
 /// (1 on the closed interval, as KeOps), selected: outside, the derivative of F
-/// is not multiplied by 0 (it may be infinite there). Exact when F has dim 1 or
-/// is componentwise in V (core/elementwise.hpp); otherwise
-/// [d_V F]^T ([a <= F] [F <= b] g), equal but for 0 * inf.
+/// is not multiplied by 0 (it may be infinite there): select_where([a <= F] [F <= b],
+/// [d_V F]^T g, 0) for F of dim 1 or componentwise in V (core/elementwise.hpp);
+/// otherwise the selection goes as far down F as it can (ops/ifelse.hpp:
+/// detail::grad_where).
 /// Simplifications: constants fold.
 template <int A, int B, Formula F>
 constexpr auto clampint([[maybe_unused]] F f) {

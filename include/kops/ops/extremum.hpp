@@ -11,8 +11,9 @@
 // component, and so does its derivative when A is componentwise in V
 // (core/elementwise.hpp), so that the derivatives of the other components never
 // enter the arithmetic (they may be infinite: max(sqrt(x)) with some x_k = 0):
-//   [d_V max A]^T g = ifelse(-one_hot<D>(argmax A), [d_V A]^T sum_t<D>(g), 0)
-// and otherwise [d_V A]^T (one_hot<D>(argmax A) g), equal but for 0 * inf.
+//   [d_V max A]^T g = ifelse(-one_hot<D>(argmax A), 0, [d_V A]^T sum_t<D>(g))
+// and otherwise [d_V A]^T (one_hot<D>(argmax A) g) with the selection moved as far
+// down A as it goes (ops/ifelse.hpp: detail::grad_where).
 #pragma once
 
 #include <kops/core/constant.hpp>
@@ -60,10 +61,7 @@ struct Extremum : formula_node {
   template <class V, class G>
   static constexpr auto vjp(V v, G g) {
     if constexpr (Arg) return Zero<V::dim>{};
-    else if constexpr (componentwise_v<F, V>)
-      return detail::select_where(one_hot<F::dim>(Extremum<IsMax, true, F>{}), grad(F{}, v, sum_t<F::dim>(g)),
-                                  Zero<1>{});
-    else return grad(F{}, v, one_hot<F::dim>(Extremum<IsMax, true, F>{}) * g);
+    else return detail::grad_where(one_hot<F::dim>(Extremum<IsMax, true, F>{}), F{}, v, sum_t<F::dim>(g));
   }
 };
 

@@ -13,17 +13,17 @@ struct relu_op {
   }
   // relu(a) selects a or 0: its derivative selects [d_V A]^T g or 0 (see relu below).
   template <class V, class G, class F> static constexpr auto vjp(V v, G g, F f) {
-    if constexpr (F::dim == 1 || componentwise_v<F, V>) return ifelse(f, grad(F{}, v, g), Zero<1>{});
-    else return grad(F{}, v, step(f) * g);
+    return detail::grad_where(step(f), f, v, g);
   }
 };
 
 /// relu: relu(a)_k = max(a_k, 0), written a_k < 0 ? 0 : a_k (relu(NaN) = NaN).
-/// Derivative: [d_V relu A]^T g = ifelse(A, [d_V A]^T g, 0) (1 at A = 0, as KeOps):
-/// the derivative of A is selected, never multiplied by 0 where A < 0 (where it may
-/// be infinite: relu(log x) at x = 0 has the derivative 0, not 0 / 0). Exact when
-/// A has dim 1 or is componentwise in V (core/elementwise.hpp); otherwise
-/// [d_V A]^T (step(A) g), equal but for that 0 * inf.
+/// Derivative: [d_V relu A]^T g = [d_V A]^T (step(A) g) (1 at A = 0 and at NaN, as
+/// KeOps), as a selection: where A < 0 the derivative of A is not multiplied by 0
+/// (it may be infinite there: relu(log x) at x = 0 has the derivative 0, not 0 / 0).
+/// For A of dim 1 or componentwise in V (core/elementwise.hpp) it is
+/// ifelse(-step(A), 0, [d_V A]^T g); otherwise the selection goes as far down A as
+/// it can (ops/ifelse.hpp: detail::grad_where).
 /// Simplifications: relu(0) = 0; constants fold.
 template <Formula F>
 constexpr auto relu([[maybe_unused]] F f) {
