@@ -224,6 +224,19 @@ TEST_CASE("select gradients: a dim-3 selection over what mixes components (a dim
       require_close(d, got, i, 0, want);
     }
   }
+  SECTION("forward mode: diff(relu(log(x) s), s, u) with x_k = 0") {
+    const std::vector<double> px = {0.0, 4.0, 0.5, 9.0, 0.0, 2.0};
+    const std::vector<double> ps = {2.0, 0.5};
+    const std::vector<double> pu = {1.5, -2.0};
+    constexpr auto u = kops::vi<1, 1>;
+    constexpr auto d = kops::diff(kops::relu(kops::log(x) * s), s, u);
+    const auto got = eval_rows(d, 2, px.data(), pu.data(), ps.data());
+    for (std::int64_t i = 0; i < 2; ++i)
+      for (int k = 0; k < 3; ++k) {
+        const double l = std::log(px[i * 3 + k]);
+        require_close(d, got, i, k, l * ps[i] >= 0 ? l * pu[i] : 0.0);
+      }
+  }
   SECTION("max(log(x) s) w.r.t. s with x_k = 0: the arg component only") {
     const std::vector<double> px = {0.0, 4.0, 1.0, 9.0, 0.0, 2.0};
     const std::vector<double> ps = {2.0, 0.5};
