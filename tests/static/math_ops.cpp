@@ -137,16 +137,42 @@ static_assert(decltype(grad(powf(b, y), b, vi<4, 3>))::dim == 1);
 static_assert(decltype(grad(atan2(x, b), b, vi<4, 3>))::dim == 1);
 // mod: w.r.t. x the gradient passes through.
 static_assert(same<decltype(grad(mod(x, y, b), x, vi<4, 3>)), Var<category::i, 4, 3>>);
-// ifelse routes the gradient to the branch taken.
-static_assert(same<decltype(grad(ifelse(b, x, y), x, vi<4, 3>)), Ternary<ifelse_op, B, Var<category::i, 4, 3>, Zero<1>>>);
-static_assert(same<decltype(grad(ifelse(b, x, y), y, vi<4, 3>)), Ternary<ifelse_op, B, Zero<1>, Var<category::i, 4, 3>>>);
+// ifelse selects the derivatives of its branches, ifelse(c, [d_V A]^T g, [d_V B]^T g)
+// (issue 35: the derivative of the branch not taken never enters the arithmetic);
+// a branch that does not read V has the derivative Zero<dim V>. (It routed g
+// before, ifelse(c, g, 0) into [d_V A]^T, which for A = V was Zero<1> there.)
+static_assert(same<decltype(grad(ifelse(b, x, y), x, vi<4, 3>)), Ternary<ifelse_op, B, Var<category::i, 4, 3>, Zero<3>>>);
+static_assert(same<decltype(grad(ifelse(b, x, y), y, vi<4, 3>)), Ternary<ifelse_op, B, Zero<3>, Var<category::i, 4, 3>>>);
+// Selecting is exact for a dim-1 condition, or branches componentwise in V: an
+// element-wise formula of V is; a sum, or a broadcast operand that reads V, is not.
+static_assert(componentwise_v<decltype(sqrt(x) * x + y), X> && componentwise_v<decltype(ifelse(x, exp(x), b)), X>);
+static_assert(componentwise_v<Y, X> && componentwise_v<B, X> && componentwise_v<X, X>);
+static_assert(!componentwise_v<decltype(x * sum(x)), X> && !componentwise_v<decltype(x * b), B>);
+// ...otherwise (a dim-3 condition, a branch that mixes components) g is routed to the
+// branch taken, the selection as far down the branch as it goes: here b, broadcast,
+// takes the sum of the components where x >= 0, and only if there is one.
+constexpr auto taken = less_or_equal(zero<1>, x);
+static_assert(same<decltype(grad(ifelse(x, b, y), b, vi<4, 3>)),
+                   decltype(detail::select_where(less_than(zero<1>, sum(taken)),
+                                                 sum(detail::select_where(taken, vi<4, 3>, zero<1>)), zero<1>))>);
 // Zero-derivative ops give the Zero type.
 static_assert(same<decltype(grad(step(x), x, vi<4, 3>)), Zero<3>>);
 static_assert(same<decltype(grad(floor(x) + round<1>(x), x, vi<4, 3>)), Zero<3>>);
 static_assert(same<decltype(grad(equal(x, y) * less_than(y, x), y, vi<4, 3>)), Zero<3>>);
 static_assert(same<decltype(grad(not_equal(x, b) + less_or_equal(b, x), b, vi<4, 3>)), Zero<1>>);
-// relu's derivative is step; clampint's the indicator of [a, b].
-static_assert(same<decltype(grad(relu(x), x, vi<4, 3>)), decltype(step(x) * vi<4, 3>)>);
+// relu's derivative selects g where step(x) = 1; clampint's where x is in [a, b]:
+// selections ifelse(-p, 0, g), no longer products step(x) * g and [a <= x][x <= b] * g
+// (issue 35: where the operand's own derivative is infinite, 0 * inf was NaN).
+static_assert(same<decltype(grad(relu(x), x, vi<4, 3>)), decltype(ifelse(-step(x), zero<1>, vi<4, 3>))>);
 static_assert(same<decltype(grad(clampint<0, 2>(x), x, vi<4, 3>)),
-                   decltype((less_or_equal(cst<0>, x) * less_or_equal(x, cst<2>)) * vi<4, 3>)>);
+                   decltype(ifelse(-(less_or_equal(cst<0>, x) * less_or_equal(x, cst<2>)), zero<1>, vi<4, 3>))>);
+static_assert(same<decltype(grad(relu(sum(x)), x, vi<4, 1>)),
+                   decltype(ifelse(-step(sum(x)), zero<1>, sum_t<3>(vi<4, 1>)))>);
+// Through an element-wise node that mixes in a sum, the selection applies to each
+// operand: x componentwise, sum(x) broadcast (taken if some component is).
+constexpr auto up = step(x + sum(x));
+static_assert(same<decltype(grad(relu(x + sum(x)), x, vi<4, 3>)),
+                   decltype(ifelse(-up, zero<1>, vi<4, 3>) +
+                            ifelse(-less_than(zero<1>, sum(up)), zero<1>,
+                                   sum_t<3>(sum(ifelse(-up, zero<1>, vi<4, 3>)))))>);
 } // namespace

@@ -44,8 +44,15 @@ static_assert(same<decltype(min(sum_t<4>(b))), B> && same<decltype(argmin(sum_t<
 static_assert(same<decltype(max(-x)), decltype(-min(x))>);
 static_assert(same<decltype(min(-x)), decltype(-max(x))>);
 static_assert(same<decltype(argmax(-x)), decltype(argmin(x))>);
-// Their derivatives: one_hot of the arg for max, 0 for argmax.
-static_assert(same<decltype(grad(max(x), x, b)), decltype(one_hot<6>(argmax(x)) * b)>);
+// Their derivatives: for max, the derivative of the arg component, selected by the
+// one_hot of the arg (issue 35: the other components' derivatives never enter the
+// arithmetic; it was the product one_hot<6>(argmax(x)) * b); through a matrix
+// product, which mixes components, the cotangent one_hot-selected; 0 for argmax.
+static_assert(same<decltype(grad(max(x), x, b)), decltype(ifelse(-one_hot<6>(argmax(x)), zero<1>, sum_t<6>(b)))>);
+constexpr auto arg = one_hot<3>(argmax(matvecmult(s, y)));
+static_assert(same<decltype(grad(max(matvecmult(s, y)), y, b)),
+                   decltype(ifelse(-less_than(zero<1>, sum(arg)), zero<1>,
+                                   grad(matvecmult(s, y), y, ifelse(-arg, zero<1>, sum_t<3>(b)))))>);
 static_assert(same<decltype(grad(argmax(x), x, b)), Zero<6>>);
 
 // one_hot: dim 1 -> D; constant indices fold (rounded half up, out of range: zero).

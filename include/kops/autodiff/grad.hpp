@@ -6,22 +6,6 @@
 
 namespace kops {
 
-namespace detail {
-template <class F, class V> struct depends_on;
-template <class V, class... C>
-constexpr bool any_depends_on(type_list<C...>) {
-  return (depends_on<C, V>::value || ...);
-}
-template <class F, class V>
-struct depends_on {
-  static constexpr bool value = std::is_same_v<F, V> || any_depends_on<V>(typename F::children{});
-};
-} // namespace detail
-
-// True when the formula F reads the variable V.
-template <class F, class V>
-inline constexpr bool depends_on_v = detail::depends_on<F, V>::value;
-
 /// grad(f, v, g): reverse-mode symbolic differentiation.
 ///
 /// ```text

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <concepts>
+#include <type_traits>
 #include <kops/config.hpp>
 #include <kops/core/vec.hpp>
 
@@ -70,6 +71,22 @@ concept Formula = __is_base_of(formula_node, F) && requires {
   static_cast<int>(F::dim);
   typename F::children;
 };
+
+namespace detail {
+template <class F, class V> struct depends_on;
+template <class V, class... C>
+constexpr bool any_depends_on(type_list<C...>) {
+  return (depends_on<C, V>::value || ...);
+}
+template <class F, class V>
+struct depends_on {
+  static constexpr bool value = std::is_same_v<F, V> || any_depends_on<V>(typename F::children{});
+};
+} // namespace detail
+
+// True when the formula F reads the variable V.
+template <class F, class V>
+inline constexpr bool depends_on_v = detail::depends_on<F, V>::value;
 
 // Value type and math provider of an evaluation context.
 template <class Ctx> using value_t = typename Ctx::value_type;

@@ -210,6 +210,8 @@ struct runtime_state {
   std::set<cudaStream_t> streams;
   std::set<cudaEvent_t> events;
   std::map<const void*, int> max_dynamic_shared;  // kernel -> cudaFuncAttributeMaxDynamicSharedMemorySize
+  // kernel -> its typed launch, for cudaLaunchKernel's const void* form (kernels below)
+  std::map<const void*, cudaError_t (*)(const void*, dim3, dim3, void**, std::size_t, cudaStream_t)> kernels;
   std::size_t used[64] = {};
   CUmemPoolHandle_st pools[64] = {};
   std::recursive_mutex launch;  // one kernel at a time, process-wide
@@ -779,14 +781,80 @@ inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_
 
 // ------------------------------------------------------------------ kernels --
 
+// A kernel is a plain function here, and an address (cudaLaunchKernel's const
+// void* form, the real runtime's own signature) does not say its parameter types.
+// So the emulator keeps a registry, address -> the typed launch of that kernel,
+// filled whenever a typed call sees the kernel (the typed cudaLaunchKernel,
+// cudaFuncSetAttribute, cudaFuncGetAttributes, the occupancy query) and by
+// KOPS_EMULATED_KERNEL(k) / register_kernel(k), for a kernel that is only ever
+// launched by address. An address the registry does not hold is
+// cudaErrorInvalidDeviceFunction, as the real runtime answers a pointer that is
+// no kernel.
+
+template <class... P>
+cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args, std::size_t shared = 0,
+                             cudaStream_t stream = nullptr);
+
+namespace kops::cuda_emulated {
+namespace detail {
+
+using untyped_launch = cudaError_t (*)(const void*, dim3, dim3, void**, std::size_t, cudaStream_t);
+
+// The typed launch of the kernel at address k, of type void(P...).
+template <class... P>
+cudaError_t launch_as(const void* k, dim3 grid, dim3 block, void** args, std::size_t shared, cudaStream_t stream) {
+  return ::cudaLaunchKernel(reinterpret_cast<void (*)(P...)>(const_cast<void*>(k)), grid, block, args, shared,
+                            stream);
+}
+
+template <class... P>
+void note_kernel(void (*kernel)(P...)) {
+  runtime_state& s = state();
+  std::lock_guard<std::mutex> lock(s.m);
+  s.kernels.emplace(reinterpret_cast<const void*>(kernel), &launch_as<P...>);
+}
+
+inline untyped_launch find_kernel(const void* kernel) {
+  runtime_state& s = state();
+  std::lock_guard<std::mutex> lock(s.m);
+  auto it = s.kernels.find(kernel);
+  return it == s.kernels.end() ? nullptr : it->second;
+}
+
+} // namespace detail
+
+/// register_kernel(k): makes the kernel k launchable by its address,
+/// cudaLaunchKernel((const void*)k, ...), before any typed call has seen it
+/// (KOPS_EMULATED_KERNEL(k) does it at static initialisation). Returns true.
+template <class... P>
+bool register_kernel(void (*kernel)(P...)) {
+  if (kernel != nullptr) detail::note_kernel(kernel);
+  return true;
+}
+
+} // namespace kops::cuda_emulated
+
+#define KOPS_EMULATED_CAT_(a, b) a##b
+#define KOPS_EMULATED_CAT(a, b) KOPS_EMULATED_CAT_(a, b)
+/// KOPS_EMULATED_KERNEL(kernel); at namespace scope, after the kernel's
+/// definition: registers it at static initialisation, so that
+/// cudaLaunchKernel((const void*)kernel, ...) finds it even when no typed call
+/// has seen it (a template instance is written whole: KOPS_EMULATED_KERNEL(k<float, 4>)).
+/// Emulator only: guard it with #ifdef KOPS_CUDA_EMULATED in a .cu that nvcc builds too.
+#define KOPS_EMULATED_KERNEL(...)                                                       \
+  [[maybe_unused]] static const bool KOPS_EMULATED_CAT(kops_emulated_kernel_, __COUNTER__) = \
+      ::kops::cuda_emulated::register_kernel(__VA_ARGS__)
+
 /// cudaLaunchKernel(kernel, grid, block, args, shared, stream): args[k] points at
 /// the k-th parameter, as for the real runtime; the parameters are copied at the
 /// launch (each thread then receives its own copy, as kernel parameters are).
+/// The kernel is registered for the const void* form below.
 template <class... P>
-cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args, std::size_t shared = 0,
-                             cudaStream_t stream = nullptr) {
+cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args, std::size_t shared,
+                             cudaStream_t stream) {
   namespace e = kops::cuda_emulated::detail;
   if (kernel == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
+  e::note_kernel(kernel);
   if (sizeof...(P) > 0 && args == nullptr) return e::result(cudaErrorInvalidValue);
   using params_t = std::tuple<std::remove_cvref_t<P>...>;
   struct call {
@@ -806,10 +874,25 @@ cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void**
   return e::launch(reinterpret_cast<const void*>(kernel), grid, block, shared, stream, &call::run, &c);
 }
 
+/// cudaLaunchKernel((const void*)kernel, grid, block, args, shared, stream): the
+/// real runtime's signature. The kernel at that address runs exactly as through
+/// the typed form (the same parameter copies, checks and errors), once the
+/// emulator knows its type: a typed call has seen it, or it was registered
+/// (KOPS_EMULATED_KERNEL, above). Any other address, null included:
+/// cudaErrorInvalidDeviceFunction.
+inline cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared = 0,
+                                    cudaStream_t stream = nullptr) {
+  namespace e = kops::cuda_emulated::detail;
+  const e::untyped_launch typed = kernel == nullptr ? nullptr : e::find_kernel(kernel);
+  if (typed == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
+  return typed(kernel, grid, block, args, shared, stream);
+}
+
 template <class... P>
 cudaError_t cudaFuncSetAttribute(void (*kernel)(P...), cudaFuncAttribute attr, int value) {
   namespace e = kops::cuda_emulated::detail;
   if (kernel == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
+  e::note_kernel(kernel);
   if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) return cudaSuccess;
   if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize || value < 0 ||
       std::size_t(value) > kops::cuda_emulated::device_model::shared_per_block_optin)
@@ -825,6 +908,7 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, void (*kernel)(P...)) {
   namespace e = kops::cuda_emulated::detail;
   if (a == nullptr) return e::result(cudaErrorInvalidValue);
   if (kernel == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
+  e::note_kernel(kernel);
   *a = cudaFuncAttributes{0, e::max_dynamic_shared_of(reinterpret_cast<const void*>(kernel)),
                           kops::cuda_emulated::device_model::max_threads_per_block,
                           kops::cuda_emulated::device_model::assumed_registers_per_thread};
@@ -841,6 +925,7 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* n, void (*kernel)
   using m = kops::cuda_emulated::device_model;
   if (n == nullptr || block <= 0) return e::result(cudaErrorInvalidValue);
   if (kernel == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
+  e::note_kernel(kernel);
   if (block > m::max_threads_per_block ||
       shared > std::size_t(e::max_dynamic_shared_of(reinterpret_cast<const void*>(kernel)))) {
     *n = 0;

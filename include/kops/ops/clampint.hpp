@@ -1,6 +1,7 @@
 #pragma once
 
 #include <kops/ops/comparisons.hpp>
+#include <kops/ops/ifelse.hpp>
 
 namespace kops {
 
@@ -12,15 +13,21 @@ struct clampint_op {
   template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& x) {
     return Math::select(x < V(A), V(A), Math::select(x > V(B), V(B), x));
   }
-  template <class F, class G> static constexpr auto backward(F f, G g) {
-    return (less_or_equal(cst<A>, f) * less_or_equal(f, cst<B>)) * g;
+  // The derivative selects [d_V F]^T g or 0 (see clampint below).
+  template <class V, class G, class F> static constexpr auto vjp(V v, G g, F f) {
+    const auto inside = less_or_equal(cst<A>, f) * less_or_equal(f, cst<B>);
+    return detail::grad_where(inside, f, v, g);
   }
 };
 
 /// clampint<a, b>: clampint<a, b>(f)_k = a if f_k < a, b if f_k > b, else f_k, for
 /// integers a <= b fixed at compile time (KeOps' ClampInt(f, a, b); NaN stays NaN).
-/// Derivative: [d_V clampint<a,b>(F)]^T g = [d_V F]^T ([a <= F] [F <= b] g)
-/// (1 on the closed interval, as KeOps).
+/// Derivative: [d_V clampint<a,b>(F)]^T g = [d_V F]^T g where a <= F <= b, else 0
+/// (1 on the closed interval, as KeOps), selected: outside, the derivative of F
+/// is not multiplied by 0 (it may be infinite there): select_where([a <= F] [F <= b],
+/// [d_V F]^T g, 0) for F of dim 1 or componentwise in V (core/elementwise.hpp);
+/// otherwise the selection goes as far down F as it can (ops/ifelse.hpp:
+/// detail::grad_where).
 /// Simplifications: constants fold.
 template <int A, int B, Formula F>
 constexpr auto clampint([[maybe_unused]] F f) {

@@ -6,13 +6,19 @@
 // and numpy: ties keep the first index; a NaN component wins and sticks, so
 // max(a) is NaN and argmax(a) the index of the first NaN. (KeOps' Max only
 // skips later NaNs and keeps a leading one.)
-// Derivatives: [d_V max A]^T g = [d_V A]^T (one_hot<D>(argmax A) g) (the whole
-// gradient goes to the first arg component), likewise for min; argmax and
-// argmin are piecewise constant: derivative 0.
+// Derivatives: the whole gradient goes to the first arg component, likewise for
+// min; argmax and argmin are piecewise constant: derivative 0. max selects a
+// component, and so does its derivative when A is componentwise in V
+// (core/elementwise.hpp), so that the derivatives of the other components never
+// enter the arithmetic (they may be infinite: max(sqrt(x)) with some x_k = 0):
+//   [d_V max A]^T g = ifelse(-one_hot<D>(argmax A), 0, [d_V A]^T sum_t<D>(g))
+// and otherwise [d_V A]^T (one_hot<D>(argmax A) g) with the selection moved as far
+// down A as it goes (ops/ifelse.hpp: detail::grad_where).
 #pragma once
 
 #include <kops/core/constant.hpp>
 #include <kops/core/elementwise.hpp>
+#include <kops/ops/ifelse.hpp>
 #include <kops/ops/minus.hpp>
 #include <kops/ops/mult.hpp>
 #include <kops/ops/one_hot.hpp>
@@ -55,7 +61,7 @@ struct Extremum : formula_node {
   template <class V, class G>
   static constexpr auto vjp(V v, G g) {
     if constexpr (Arg) return Zero<V::dim>{};
-    else return grad(F{}, v, one_hot<F::dim>(Extremum<IsMax, true, F>{}) * g);
+    else return detail::grad_where(one_hot<F::dim>(Extremum<IsMax, true, F>{}), F{}, v, sum_t<F::dim>(g));
   }
 };
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <kops/ops/ifelse.hpp>
 #include <kops/ops/step.hpp>
 
 namespace kops {
@@ -10,11 +11,19 @@ struct relu_op {
   template <class Math, class V> KOPS_HD KOPS_INLINE static V apply(const V& a) {
     return Math::select(a < V(0), V(0), a);
   }
-  template <class F, class G> static constexpr auto backward(F f, G g) { return step(f) * g; }
+  // relu(a) selects a or 0: its derivative selects [d_V A]^T g or 0 (see relu below).
+  template <class V, class G, class F> static constexpr auto vjp(V v, G g, F f) {
+    return detail::grad_where(step(f), f, v, g);
+  }
 };
 
 /// relu: relu(a)_k = max(a_k, 0), written a_k < 0 ? 0 : a_k (relu(NaN) = NaN).
-/// Derivative: [d_V relu A]^T g = [d_V A]^T (step(A) g) (1 at A = 0, as KeOps).
+/// Derivative: [d_V relu A]^T g = [d_V A]^T (step(A) g) (1 at A = 0 and at NaN, as
+/// KeOps), as a selection: where A < 0 the derivative of A is not multiplied by 0
+/// (it may be infinite there: relu(log x) at x = 0 has the derivative 0, not 0 / 0).
+/// For A of dim 1 or componentwise in V (core/elementwise.hpp) it is
+/// ifelse(-step(A), 0, [d_V A]^T g); otherwise the selection goes as far down A as
+/// it can (ops/ifelse.hpp: detail::grad_where).
 /// Simplifications: relu(0) = 0; constants fold.
 template <Formula F>
 constexpr auto relu([[maybe_unused]] F f) {
