@@ -1,3 +1,13 @@
+// kops::cuda::eval: the GPU backend's entry on device pointers, and the
+// backend the eval front end (detail/dispatch.hpp) runs its passes on.
+// device_backend models the whole protocol: a dense pass is one launch of
+// GPU_1D or GPU_2D plus its combine (launch.hpp, gpu_1d.hpp, gpu_2d.hpp), a
+// block-sparse pass the ranged kernels (ranges.hpp), a batched pass one launch
+// with the batch on the grid's z axis; its temporaries are stream-ordered
+// device buffers, wide outputs run in passes of 32 components, and a
+// structure in device memory is copied to the host for its checks
+// (host_sparsity). Everything goes on opts.stream and opts.device
+// (options.hpp); the entry itself is one line into eval_call.
 #pragma once
 
 #include <cstddef>

@@ -1,3 +1,11 @@
+// kops::cuda::eval_host: the GPU backend on host arrays. host_copy_backend is
+// an own-call backend of the eval front end (detail/dispatch.hpp): its call
+// checks a block-sparsity structure where it is (host memory, like the
+// arguments), copies the arguments the reduction reads to stream-ordered
+// device buffers (once per batch for those marked kops::per_batch), runs the
+// passes on device_backend (eval.hpp), copies the output back and
+// synchronises the stream, so the call is synchronous.
+// copy_arguments_to_device is shared with kops::cuda::solve_host (solve.hpp).
 #pragma once
 
 #include <cstddef>

@@ -1,3 +1,12 @@
+// kops::cuda::solve and kops::cuda::solve_host: conjugate gradient for
+// (alpha Id + K) a = b on the GPU, through the solve front end
+// (solve/solve_call.hpp). device_solver (device pointers) and
+// host_copy_solver (host arrays, copied in and the solution copied out) give
+// the CG driver of solve/cg.hpp a vector space on device memory:
+// device_solve_ops, whose products with K are kops::cuda::eval launches with
+// the call's policies and whose vector updates and dot products (accumulated in
+// double, in a fixed order) are the small grid-stride kernels of this file.
+// The host reads each dot product, so a solve synchronises its stream.
 #pragma once
 
 #include <cstddef>

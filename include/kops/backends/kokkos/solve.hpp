@@ -1,3 +1,9 @@
+// kops::kokkos::solve: conjugate gradient for (alpha Id + K) a = b on the CPU
+// backend, through the solve front end (solve/solve_call.hpp). host_solver
+// gives the CG driver of solve/cg.hpp its vector space on host arrays
+// (host_solve_ops): each product with K is a kops::kokkos::eval with the
+// call's policies (dense or block-sparse), the vector updates and dot products
+// plain loops on the host.
 #pragma once
 
 #include <cstdint>
