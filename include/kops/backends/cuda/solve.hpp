@@ -208,18 +208,22 @@ template <class Pol, class Red, class V, bool Ranged, class T>
          scratch.release(where, "the solver's dot products") && work.release(where, "the solver's vectors");
 }
 
-using solve_option_types = type_list<solve_options, options, block_sparsity>;
+// What both solvers hold: the entry's name and the kops::cuda::options of the
+// call (the solve options and a structure reach solve() through the front end).
+struct solver_base {
+  using option_types = type_list<solve_options, options, block_sparsity>;
+  const char* where;
+  options opts;
+
+  solver_base(const char* w, const kops::detail::option_set<solve_options, options, block_sparsity>& o)
+      : where(w), opts(kops::detail::get_option<options>(o)) {}
+};
 
 // kops::cuda::solve for the solve front end (solve/solve_call.hpp): CG on
 // device arrays on opts.device and opts.stream; a block-sparse K's structure
 // is in device memory (copied to the host as eval's device_backend does).
-struct device_solver {
-  using option_types = solve_option_types;
-  const char* where;
-  options opts;
-
-  device_solver(const char* w, const kops::detail::option_set<solve_options, options, block_sparsity>& o)
-      : where(w), opts(kops::detail::get_option<options>(o)) {}
+struct device_solver : solver_base {
+  using solver_base::solver_base;
 
   bool host_sparsity(const block_sparsity& s, kops::detail::sparsity_copy& host, block_sparsity& view) {
     return device_backend(where, opts).host_sparsity(s, host, view);
@@ -243,13 +247,8 @@ struct device_solver {
 // reads (b included, and `a` for an initial guess) copied to stream-ordered
 // device buffers, CG there, `a` copied back; a block-sparse K's structure is
 // in host memory.
-struct host_copy_solver {
-  using option_types = solve_option_types;
-  const char* where;
-  options opts;
-
-  host_copy_solver(const char* w, const kops::detail::option_set<solve_options, options, block_sparsity>& o)
-      : where(w), opts(kops::detail::get_option<options>(o)) {}
+struct host_copy_solver : solver_base {
+  using solver_base::solver_base;
 
   template <class Red, class V, bool Ranged, auto... Policy, class T>
   solve_result solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N, T* a,
