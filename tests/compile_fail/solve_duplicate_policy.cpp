@@ -1,4 +1,4 @@
-// expect: the template arguments are policies, at most one of each kind
+// expect: kops::solve: the template arguments are policies, at most one of each kind
 // solve takes eval's policies, and eval's rule on them: two precisions in one call.
 #include <kops/kops.hpp>
 #include <kops/backends/kokkos/solve.hpp>

@@ -55,13 +55,22 @@ concept Solver = requires(const B& be) {
   typename B::option_types;
 } && takes_option<solve_options>(typename B::option_types{});
 
+// eval's rule on the policies (check_policies), in solve's words.
+template <auto... Policy>
+constexpr bool check_solve_policies() {
+  constexpr bool ok = valid_policies_v<Policy...>;
+  static_assert(ok, "kops::solve: the template arguments are policies, at most one of each kind: "
+                    "a kops::precision, a kops::sum_scheme, a kops::dtype_acc (as for kops::eval)");
+  return ok;
+}
+
 // The whole of a solve entry: see the header comment. Policy...: eval's
 // policies, in any order, each at most once (core/policy.hpp); they are the
 // products' with K.
 template <Solver Be, auto... Policy, class Red, class V, class T, class... Rest>
 solve_result solve_call(const char* where, Red, V, double alpha, std::int64_t M, std::int64_t N, T* a,
                         const Rest&... rest) {
-  constexpr bool policies = check_policies<Policy...>();
+  constexpr bool policies = check_solve_policies<Policy...>();
   constexpr bool formula = check_solve_formula<Red, V>();
   constexpr bool unbatched = !((std::is_same_v<Rest, batch> || is_per_batch_v<Rest>) || ...);
   static_assert(unbatched, "kops::solve takes no batches (kops::batch, kops::per_batch): solve each problem "
