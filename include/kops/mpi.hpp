@@ -89,6 +89,7 @@
 #include <kops/kokkos.hpp>
 #include <kops/backends/kokkos/partial.hpp>
 #include <kops/detail/dispatch.hpp>
+#include <kops/detail/sized.hpp>
 
 /// \brief One reduction over data spread across MPI ranks (CPU, Kokkos backend):
 /// each rank reduces its slice of an axis, the partial accumulators are merged
@@ -189,6 +190,25 @@ void combine_slots(void* in, void* inout, int* len, MPI_Datatype*) {
 struct slice {
   std::int64_t offset, total;
 };
+
+// The range form's extents (detail/sized.hpp), agreed on: true when every
+// rank's are right; else each rank reports, its own message where its own
+// extents are wrong, else which rank's are. Collective.
+inline bool agree_on_ranges(MPI_Comm comm, kops::detail::message& own) {
+  int rank = 0;
+  if (comm == MPI_COMM_NULL) return kops::detail::fail("%s: the communicator is MPI_COMM_NULL", where);
+  if (!check_mpi(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank")) return false;
+  constexpr std::int64_t none = std::numeric_limits<std::int64_t>::min();
+  const std::int64_t mine = own.empty() ? none : -std::int64_t(rank);
+  std::int64_t agreed = none;
+  if (!check_mpi(MPI_Allreduce(&mine, &agreed, 1, MPI_INT64_T, MPI_MAX, comm), "MPI_Allreduce")) return false;
+  if (!own.empty()) return kops::detail::report(own);
+  if (agreed != none)
+    return kops::detail::fail("%s: rank %lld rejected the sizes of its ranges (its kops::error says why); no rank "
+                              "evaluated the reduction",
+                              where, (long long)-agreed);
+  return true;
+}
 
 // Checks every rank's arguments and agrees on the outcome, so that either
 // every rank throws (without exceptions: reports and returns false) or none
@@ -493,6 +513,22 @@ void eval(Red red, MPI_Comm comm, split_tag<C>, std::int64_t M, std::int64_t N, 
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
 void eval(Red red, MPI_Comm comm, std::int64_t M, std::int64_t N, Out* out, const Rest&... rest) {
   eval<Policy...>(red, comm, split_tag<Red::red_cat>{}, M, N, out, rest...);
+}
+
+/// The range form (detail/sized.hpp): eval(red, comm[, split], out, x, y, ...)
+/// with std::span, std::vector or std::array in place of (M, N, out, pointers):
+/// this rank's M and N deduced from its ranges, each range's size checked on
+/// this rank (a kops::error naming the argument, the size expected and the
+/// size given), then the pointer form, whose checks every rank makes together.
+template <auto... Policy, ReductionType Red, category C, kops::detail::SizedArgument O, class... Rest>
+void eval(Red red, MPI_Comm comm, split_tag<C> split, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<Red, false>(
+      detail::where, -1, -1, [&](kops::detail::message& own) { return detail::agree_on_ranges(comm, own); },
+      [&](auto... a) { eval<Policy...>(red, comm, split, a...); }, out, rest...);
+}
+template <auto... Policy, ReductionType Red, kops::detail::SizedArgument O, class... Rest>
+void eval(Red red, MPI_Comm comm, O&& out, const Rest&... rest) {
+  eval<Policy...>(red, comm, split_tag<Red::red_cat>{}, out, rest...);
 }
 
 } // namespace kops::mpi

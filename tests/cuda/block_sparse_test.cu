@@ -19,30 +19,6 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// A device copy of a host vector (freed at scope exit).
-template <class T>
-struct device_copy {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit device_copy(const std::vector<T>& h) : n(h.size()) {
-    if (n == 0) return;
-    kops::cuda::detail::check(cudaMalloc(&p, n * sizeof(T)), "test", "cudaMalloc");
-    kops::cuda::detail::check(cudaMemcpy(p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice), "test", "cudaMemcpy");
-  }
-  explicit device_copy(std::size_t count) : n(count) {
-    kops::cuda::detail::check(cudaMalloc(&p, n * sizeof(T)), "test", "cudaMalloc");
-    kops::cuda::detail::check(cudaMemset(p, 0x7f, n * sizeof(T)), "test", "cudaMemset");
-  }
-  ~device_copy() { (void)cudaFree(p); }
-  device_copy(const device_copy&) = delete;
-  device_copy& operator=(const device_copy&) = delete;
-  std::vector<T> host() const {
-    std::vector<T> h(n);
-    kops::cuda::detail::check(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "test", "cudaMemcpy");
-    return h;
-  }
-};
-
 // A structure's arrays in device memory.
 struct device_structure {
   device_copy<range> rows, reduced;
@@ -70,7 +46,7 @@ void check_ranged_gpu(Red red, std::int64_t M, std::int64_t N, const kops::clust
     return cudaDeviceSynchronize();  // before the arguments' copies go
   };
   REQUIRE(run(device_copy<P>(args)...) == cudaSuccess);
-  const std::vector<Out> got = out.host();
+  const std::vector<Out> got = out.to_host();
   std::vector<Out> want(got.size());
   const std::vector<char> keep = kept_mask(st.view(), rows, cols);
   reference_eval_kept<T>(mask_keep{&keep, cols}, red, M, N, want.data(), args.data()...);
@@ -154,15 +130,15 @@ TEST_CASE("GPU block_sparsity: Kahan sums carry their compensation across interv
   kops::cuda::eval<kops::sum_scheme::kahan>(kops::sum_reduction(b, kops::axis_j), M, N, out.p, db.p, ds.view(),
                                             unsplit);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  for (float v : out.host()) CHECK(std::abs(double(v) - exact) <= 4.0);
+  for (float v : out.to_host()) CHECK(std::abs(double(v) - exact) <= 4.0);
   // Split into pieces (the automatic rule splits this one long task): still compensated.
   kops::cuda::eval<kops::sum_scheme::kahan>(kops::sum_reduction(b, kops::axis_j), M, N, out.p, db.p, ds.view());
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  for (float v : out.host()) CHECK(std::abs(double(v) - exact) <= 4.0);
+  for (float v : out.to_host()) CHECK(std::abs(double(v) - exact) <= 4.0);
   kops::cuda::eval<kops::sum_scheme::direct>(kops::sum_reduction(b, kops::axis_j), M, N, out.p, db.p, ds.view(),
                                              unsplit);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  for (float v : out.host()) CHECK(std::abs(double(v) - exact) > 1000.0);
+  for (float v : out.to_host()) CHECK(std::abs(double(v) - exact) > 1000.0);
 }
 
 TEST_CASE("GPU block_sparsity: a two-pass gradient, the first pass on the transposed structure",
@@ -199,10 +175,10 @@ TEST_CASE("GPU block_sparsity: a two-pass gradient, the first pass on the transp
   tag_view.axis = kops::sparsity_axis::i;
   kops::cuda::eval(red, M, N, out.p, dx.p, dy.p, de.p, tag_view);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  const auto by_tag = out.host();
+  const auto by_tag = out.to_host();
   kops::cuda::eval(red, M, N, out.p, dx.p, dy.p, de.p, ds.view());
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  const auto got = out.host();
+  const auto got = out.to_host();
   CHECK(by_tag == got);
   for (std::int64_t j = 0; j < N; ++j)
     for (int c = 0; c < 3; ++c) {
@@ -248,11 +224,11 @@ TEST_CASE("GPU block_sparsity: invalid structures are a kops::error before any w
                       Contains("kops::cuda::eval: copying the block_sparsity row blocks to the host"));
   }
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  for (double v : out.host()) CHECK(v == 3.0);
+  for (double v : out.to_host()) CHECK(v == 3.0);
   // No block: every row gets the empty value.
   kops::cuda::eval(red, M, N, out.p, dx.p, dy.p, kops::block_sparsity{});
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  for (double v : out.host()) CHECK(v == 0.0);
+  for (double v : out.to_host()) CHECK(v == 0.0);
 }
 
 TEST_CASE("GPU block_sparsity: eval_host takes a structure in host memory", "[block_sparse]") {

@@ -10,6 +10,8 @@
 
 #include <kops/cuda.hpp>
 
+#include <vector>
+
 namespace kops_test {
 
 // Built against kops::cuda_emulated (ctest label gpu_emulated): the kernels run
@@ -31,6 +33,31 @@ struct cuda_backend {
     o.gpu_2d_chunk = Chunk;
     kops::cuda::eval_host<P, Pol...>(a..., o);
   }
+};
+
+// A device copy of a host vector, or `count` elements of device memory set to
+// a sentinel byte pattern (0x7f); freed at scope exit.
+template <class T>
+struct device_copy {
+  T* p = nullptr;
+  std::size_t n = 0;
+  explicit device_copy(const std::vector<T>& h) : n(h.size()) {
+    if (n == 0) return;
+    kops::cuda::detail::check(cudaMalloc(&p, n * sizeof(T)), "test", "cudaMalloc");
+    kops::cuda::detail::check(cudaMemcpy(p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice), "test", "cudaMemcpy");
+  }
+  explicit device_copy(std::size_t count) : n(count) {
+    kops::cuda::detail::check(cudaMalloc(&p, n * sizeof(T)), "test", "cudaMalloc");
+    kops::cuda::detail::check(cudaMemset(p, 0x7f, n * sizeof(T)), "test", "cudaMemset");
+  }
+  std::vector<T> to_host() const {
+    std::vector<T> h(n);
+    kops::cuda::detail::check(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "test", "cudaMemcpy");
+    return h;
+  }
+  ~device_copy() { (void)cudaFree(p); }
+  device_copy(const device_copy&) = delete;
+  device_copy& operator=(const device_copy&) = delete;
 };
 
 using cuda_auto = cuda_backend<kops::cuda::scheme::automatic>;

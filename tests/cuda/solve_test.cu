@@ -33,24 +33,7 @@ using cuda_solver_2d = cuda_solver<kops::cuda::scheme::gpu_2d, 5>;
 
 namespace {
 
-// A device copy of a host vector, freed at scope exit.
-template <class T>
-struct device_copy {
-  T* p = nullptr;
-  std::size_t n = 0;
-  explicit device_copy(const std::vector<T>& h) : n(h.size()) {
-    kops::cuda::detail::check(cudaMalloc(&p, n * sizeof(T)), "test", "cudaMalloc");
-    kops::cuda::detail::check(cudaMemcpy(p, h.data(), n * sizeof(T), cudaMemcpyHostToDevice), "test", "cudaMemcpy");
-  }
-  std::vector<T> to_host() const {
-    std::vector<T> h(n);
-    kops::cuda::detail::check(cudaMemcpy(h.data(), p, n * sizeof(T), cudaMemcpyDeviceToHost), "test", "cudaMemcpy");
-    return h;
-  }
-  ~device_copy() { (void)cudaFree(p); }
-  device_copy(const device_copy&) = delete;
-  device_copy& operator=(const device_copy&) = delete;
-};
+using kops_test::device_copy;
 
 struct solve_stream {
   cudaStream_t s = nullptr;

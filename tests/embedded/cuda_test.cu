@@ -79,8 +79,9 @@ void eval_cases() {
            "kops::cuda::eval: kmin_reduction<6> needs at least 6 terms per output row, but the reduced axis has N = 5",
            [&] { kops::cuda::eval(kmin6, M, N, out.p, dx.p, dy.p); });
   bad_eval("eval: output overlapping an input",
-           "kops::cuda::eval: the output array overlaps argument 0 (vi<0,3>); kops reads the inputs while it writes "
-           "the output, so the output needs its own buffer",
+           "kops::cuda::eval: the output array overlaps argument 0 (vi<0,3>) with M = 4, N = 5; kops reads the "
+           "inputs while it writes the output, so the output needs its own buffer (or, if it has one, M or N is "
+           "larger than the arrays: the range form, std::span arguments, checks every size)",
            [&] { kops::cuda::eval(conv, M, N, out.p, out.p, dy.p, db.p, dg.p); });
   // A failing CUDA call: a device that does not exist (a kops::cuda_error with exceptions).
   kops::cuda::options on_missing_device;

@@ -213,16 +213,36 @@ __attribute__((noinline, cold, format(printf, 2, 3))) inline bool reject(message
                                                                 std::int64_t out_batches = 1) {
   const std::uint64_t out_bytes =
       times_batches(extent_bytes(c.row_cat == category::i ? M : N, c.out_dim, out_size), out_batches);
+  // Sizes first: an extent past what any array can span is a wrong M or N,
+  // not an overlap.
+  constexpr std::uint64_t most = std::uint64_t(PTRDIFF_MAX);
+  if (out_bytes > most)
+    return reject(why, "%s: the output would span more bytes than any array can (%c x %d elements of %zu bytes, "
+                  "M = %lld, N = %lld): M or N is wrong",
+                  where, c.row_cat == category::i ? 'M' : 'N', c.out_dim, out_size, (long long)M, (long long)N);
+  auto bytes_of = [&](const slot_info& s) {
+    const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
+    const std::int64_t copies = per_batch != nullptr && per_batch[s.index] ? batches : 1;
+    return times_batches(extent_bytes(n, s.dim, arg_size), copies);
+  };
+  for (int k = 0; k < c.nslots; ++k) {
+    const slot_info& s = c.slots[k];
+    if (s.used && bytes_of(s) > most)
+      return reject(why, "%s: argument %d (%s<%d,%d>) would span more bytes than any array can (M = %lld, N = "
+                    "%lld): M or N is wrong",
+                    where, int(s.index), variable_prefix(s.cat), int(s.index), int(s.dim), (long long)M,
+                    (long long)N);
+  }
   for (int k = 0; k < c.nslots; ++k) {
     const slot_info& s = c.slots[k];
     if (!s.used) continue;
-    const std::int64_t n = s.cat == category::i ? M : s.cat == category::j ? N : 1;
-    const std::int64_t copies = per_batch != nullptr && per_batch[s.index] ? batches : 1;
-    if (overlapping(out, out_bytes, args[s.index], times_batches(extent_bytes(n, s.dim, arg_size), copies)))
+    if (overlapping(out, out_bytes, args[s.index], bytes_of(s)))
       return reject(why,
-                    "%s: the output array overlaps argument %d (%s<%d,%d>); kops reads the inputs while it writes "
-                    "the output, so the output needs its own buffer",
-                    where, int(s.index), variable_prefix(s.cat), int(s.index), int(s.dim));
+                    "%s: the output array overlaps argument %d (%s<%d,%d>) with M = %lld, N = %lld; kops reads the "
+                    "inputs while it writes the output, so the output needs its own buffer (or, if it has one, M or "
+                    "N is larger than the arrays: the range form, std::span arguments, checks every size)",
+                    where, int(s.index), variable_prefix(s.cat), int(s.index), int(s.dim), (long long)M,
+                    (long long)N);
   }
   return true;
 }

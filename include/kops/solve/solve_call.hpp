@@ -34,6 +34,7 @@
 #include <kops/core/batch.hpp>
 #include <kops/core/block_sparsity.hpp>
 #include <kops/detail/dispatch.hpp>
+#include <kops/detail/sized.hpp>
 #include <kops/detail/sparsity.hpp>
 #include <kops/solve/checks.hpp>
 #include <kops/solve/options.hpp>

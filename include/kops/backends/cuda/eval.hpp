@@ -24,6 +24,7 @@
 #include <kops/core/precision.hpp>
 #include <kops/core/scalar_math.hpp>
 #include <kops/detail/dispatch.hpp>
+#include <kops/detail/sized.hpp>
 #include <kops/reductions/reduction.hpp>
 
 namespace kops::cuda {
@@ -171,6 +172,22 @@ template <class Pol, class Red, class T, class Out>
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
 void eval(Red red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
   kops::detail::eval_call<detail::device_backend, Policy...>("kops::cuda::eval", red, M, N, out, rest...);
+}
+
+/// The range form (detail/sized.hpp): eval(red, out, x, y, ...[, options])
+/// with std::span (of device memory) in place of (M, N, out, pointers): M and
+/// N deduced, every range's size checked (a kops::error naming the argument,
+/// the size expected and the size given), then the pointer form above.
+template <auto... Policy, ReductionType Red, kops::detail::SizedArgument O, class... Rest>
+void eval(Red red, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<Red, false>(
+      "kops::cuda::eval", -1, -1, nullptr, [&](auto... a) { eval<Policy...>(red, a...); }, out, rest...);
+}
+/// The range form with M and N given: checked likewise.
+template <auto... Policy, ReductionType Red, kops::detail::SizedArgument O, class... Rest>
+void eval(Red red, std::int64_t M, std::int64_t N, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<Red, true>(
+      "kops::cuda::eval", M, N, nullptr, [&](auto... a) { eval<Policy...>(red, a...); }, out, rest...);
 }
 
 } // namespace kops::cuda

@@ -19,6 +19,7 @@
 #include <kops/core/batch.hpp>
 #include <kops/core/block_sparsity.hpp>
 #include <kops/detail/dispatch.hpp>
+#include <kops/detail/sized.hpp>
 
 namespace kops::cuda {
 namespace detail {
@@ -143,6 +144,22 @@ struct host_copy_backend {
 template <auto... Policy, ReductionType Red, class Out, class... Rest>
 void eval_host(Red red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
   kops::detail::eval_call<detail::host_copy_backend, Policy...>("kops::cuda::eval_host", red, M, N, out, rest...);
+}
+
+/// The range form (detail/sized.hpp): eval_host(red, out, x, y, ...[, options])
+/// with std::span, std::vector or std::array of host memory in place of (M, N,
+/// out, pointers): M and N deduced, every range's size checked, then the
+/// pointer form above.
+template <auto... Policy, ReductionType Red, kops::detail::SizedArgument O, class... Rest>
+void eval_host(Red red, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<Red, false>(
+      "kops::cuda::eval_host", -1, -1, nullptr, [&](auto... a) { eval_host<Policy...>(red, a...); }, out, rest...);
+}
+/// The range form with M and N given: checked likewise.
+template <auto... Policy, ReductionType Red, kops::detail::SizedArgument O, class... Rest>
+void eval_host(Red red, std::int64_t M, std::int64_t N, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<Red, true>(
+      "kops::cuda::eval_host", M, N, nullptr, [&](auto... a) { eval_host<Policy...>(red, a...); }, out, rest...);
 }
 
 } // namespace kops::cuda

@@ -334,6 +334,22 @@ solve_result solve(Red red, V v, double alpha, std::int64_t M, std::int64_t N, T
                                                                      rest...);
 }
 
+/// The range form (detail/sized.hpp): solve(red, v, alpha, a, x, y, b, ...[, options])
+/// with contiguous ranges (std::span, std::vector, std::array) in place of
+/// (M, N, a, pointers): M = N deduced, every range's size checked (a kops::error
+/// naming the argument, the size expected and the size given), then the pointer form.
+template <auto... Policy, ReductionType Red, class V, kops::detail::SizedArgument A, class... Rest>
+solve_result solve(Red red, V v, double alpha, A&& a, const Rest&... rest) {
+  return kops::detail::solve_range_call<Red, V, solve_result>(
+      "kops::cuda::solve", -1, -1, [&](auto... x) { return solve<Policy...>(red, v, alpha, x...); }, a, rest...);
+}
+/// The range form with M and N given: checked likewise.
+template <auto... Policy, ReductionType Red, class V, kops::detail::SizedArgument A, class... Rest>
+solve_result solve(Red red, V v, double alpha, std::int64_t M, std::int64_t N, A&& a, const Rest&... rest) {
+  return kops::detail::solve_range_call<Red, V, solve_result>(
+      "kops::cuda::solve", M, N, [&](auto... x) { return solve<Policy...>(red, v, alpha, x...); }, a, rest...);
+}
+
 /// kops::cuda::solve on host pointers: copies the arguments the formula reads (b included, and `a`
 /// when solve_opts.initial_guess) to stream-ordered device buffers, solves, and
 /// copies `a` back. Synchronous; RAII buffers, so nothing leaks on an exception
@@ -343,6 +359,22 @@ template <auto... Policy, ReductionType Red, class V, class T, class... Rest>
 solve_result solve_host(Red red, V v, double alpha, std::int64_t M, std::int64_t N, T* a, Rest... rest) {
   return kops::detail::solve_call<detail::host_copy_solver, Policy...>("kops::cuda::solve_host", red, v, alpha, M,
                                                                         N, a, rest...);
+}
+
+/// The range form (detail/sized.hpp): solve_host(red, v, alpha, a, x, y, b, ...[, options])
+/// with contiguous ranges (std::span, std::vector, std::array) in place of
+/// (M, N, a, pointers): M = N deduced, every range's size checked (a kops::error
+/// naming the argument, the size expected and the size given), then the pointer form.
+template <auto... Policy, ReductionType Red, class V, kops::detail::SizedArgument A, class... Rest>
+solve_result solve_host(Red red, V v, double alpha, A&& a, const Rest&... rest) {
+  return kops::detail::solve_range_call<Red, V, solve_result>(
+      "kops::cuda::solve_host", -1, -1, [&](auto... x) { return solve_host<Policy...>(red, v, alpha, x...); }, a, rest...);
+}
+/// The range form with M and N given: checked likewise.
+template <auto... Policy, ReductionType Red, class V, kops::detail::SizedArgument A, class... Rest>
+solve_result solve_host(Red red, V v, double alpha, std::int64_t M, std::int64_t N, A&& a, const Rest&... rest) {
+  return kops::detail::solve_range_call<Red, V, solve_result>(
+      "kops::cuda::solve_host", M, N, [&](auto... x) { return solve_host<Policy...>(red, v, alpha, x...); }, a, rest...);
 }
 
 } // namespace kops::cuda

@@ -30,7 +30,29 @@
 #include <kops/core/error.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/detail/dispatch.hpp>
+#include <kops/detail/sized.hpp>
 #include <kops/reductions/reduction.hpp>
+
+namespace kops::detail {
+
+// A Kokkos::View as a range argument (detail/sized.hpp): rank 1, or rank 2
+// (rows, dim) in LayoutRight, in memory the host reads.
+template <class V>
+  requires Kokkos::is_view<V>::value
+struct sized_traits<V> {
+  static_assert(V::rank == 1 || V::rank == 2,
+                "kops::kokkos::eval: a Kokkos::View argument must have rank 1 (rows * dim values) or 2 (rows, dim)");
+  static_assert(std::is_same_v<typename V::array_layout, Kokkos::LayoutRight> ||
+                    (V::rank == 1 && std::is_same_v<typename V::array_layout, Kokkos::LayoutLeft>),
+                "kops::kokkos::eval: a Kokkos::View argument must be contiguous, row-major: Kokkos::LayoutRight");
+  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename V::memory_space>::accessible,
+                "kops::kokkos::eval: a Kokkos::View argument must be in memory the host reads (HostSpace)");
+  static auto data(const V& v) { return v.data(); }
+  static std::int64_t size(const V& v) { return std::int64_t(v.size()); }
+  static std::int64_t cols(const V& v) { return V::rank == 2 ? std::int64_t(v.extent(1)) : -1; }
+};
+
+} // namespace kops::detail
 
 namespace kops::kokkos::detail {
 
@@ -421,6 +443,24 @@ namespace kops::kokkos {
 template <auto... Policy, ReductionType Red, class Out, class... Args>
 void eval(Red red, std::int64_t M, std::int64_t N, Out* out, Args... args) {
   kops::detail::eval_call<detail::eval_backend, Policy...>("kops::kokkos::eval", red, M, N, out, args...);
+}
+
+/// The range form (detail/sized.hpp): eval(red, out, x, y, ...[, options])
+/// with std::span, std::vector, std::array or Kokkos::View (rank 1 or 2,
+/// LayoutRight, host space) in place of (M, N, out, pointers): M and N deduced,
+/// every range's size checked (a kops::error naming the argument, the size
+/// expected and the size given), then the pointer form above.
+template <auto... Policy, ReductionType Red, kops::detail::SizedArgument O, class... Rest>
+void eval(Red red, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<Red, false>(
+      "kops::kokkos::eval", -1, -1, nullptr, [&](auto... a) { eval<Policy...>(red, a...); }, out, rest...);
+}
+/// The range form with M and N given (needed only where a formula reads no
+/// variable of an axis whose rows the output does not have): checked likewise.
+template <auto... Policy, ReductionType Red, kops::detail::SizedArgument O, class... Rest>
+void eval(Red red, std::int64_t M, std::int64_t N, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<Red, true>(
+      "kops::kokkos::eval", M, N, nullptr, [&](auto... a) { eval<Policy...>(red, a...); }, out, rest...);
 }
 
 } // namespace kops::kokkos

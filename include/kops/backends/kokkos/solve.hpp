@@ -127,4 +127,20 @@ solve_result solve(Red red, V v, double alpha, std::int64_t M, std::int64_t N, T
                                                                    rest...);
 }
 
+/// The range form (detail/sized.hpp): solve(red, v, alpha, a, x, y, b, ...[, options])
+/// with contiguous ranges (std::span, std::vector, std::array, Kokkos::View) in place of
+/// (M, N, a, pointers): M = N deduced, every range's size checked (a kops::error
+/// naming the argument, the size expected and the size given), then the pointer form.
+template <auto... Policy, ReductionType Red, class V, kops::detail::SizedArgument A, class... Rest>
+solve_result solve(Red red, V v, double alpha, A&& a, const Rest&... rest) {
+  return kops::detail::solve_range_call<Red, V, solve_result>(
+      "kops::kokkos::solve", -1, -1, [&](auto... x) { return solve<Policy...>(red, v, alpha, x...); }, a, rest...);
+}
+/// The range form with M and N given: checked likewise.
+template <auto... Policy, ReductionType Red, class V, kops::detail::SizedArgument A, class... Rest>
+solve_result solve(Red red, V v, double alpha, std::int64_t M, std::int64_t N, A&& a, const Rest&... rest) {
+  return kops::detail::solve_range_call<Red, V, solve_result>(
+      "kops::kokkos::solve", M, N, [&](auto... x) { return solve<Policy...>(red, v, alpha, x...); }, a, rest...);
+}
+
 } // namespace kops::kokkos
