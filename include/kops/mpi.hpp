@@ -531,4 +531,12 @@ void eval(Red red, MPI_Comm comm, O&& out, const Rest&... rest) {
   eval<Policy...>(red, comm, split_tag<Red::red_cat>{}, out, rest...);
 }
 
+/// Anything but a reduction first: one error in kops's words (a formula needs
+/// a reduction around it; detail/dispatch.hpp, check_is_reduction).
+template <auto... Policy, class F, class... Rest>
+  requires(!ReductionType<F>)
+void eval(F, const Rest&...) {
+  (void)kops::detail::check_is_reduction<F>();
+}
+
 } // namespace kops::mpi

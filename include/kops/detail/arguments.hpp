@@ -16,10 +16,38 @@
 
 namespace kops::detail {
 
+// The compile-time rules' notes: g++ follows a failed static_assert with
+// "note: 'X' evaluates to false", and these names make X say what was
+// expected and what was given, e.g. arguments_expected<4>::given<3>, or
+// same_element_type<argument<0, float>, argument<2, double>>.
+template <int Expected>
+struct arguments_expected {
+  template <int Given> static constexpr bool given = Expected == Given;
+};
+template <int I, class T> struct argument {};
+template <class First, class Other> inline constexpr bool same_element_type = false;
+template <int I, int J, class T>
+inline constexpr bool same_element_type<argument<I, T>, argument<J, T>> = true;
+
+// The first argument whose element type differs from argument 0's, as
+// argument<index, type> (argument<0, T> when all agree).
+template <class T, class... Ts>
+constexpr int first_other_element() {
+  constexpr bool same[] = {std::is_same_v<std::remove_cv_t<T>, std::remove_cv_t<Ts>>..., false};
+  for (int k = 0; k < int(sizeof...(Ts)); ++k)
+    if (!same[k]) return k + 1;
+  return 0;
+}
+template <int K, class T, class... Ts>
+using nth_type_t = typename type_list<T, Ts...>::template at<K>;
+
 template <class T, class... Ts>
 struct common_element {
-  static_assert((std::is_same_v<std::remove_cv_t<T>, std::remove_cv_t<Ts>> && ...),
-                "kops::eval: all argument pointers must have the same element type");
+  static constexpr int other = first_other_element<T, Ts...>();
+  static_assert(same_element_type<argument<0, std::remove_cv_t<T>>,
+                                  argument<other, std::remove_cv_t<nth_type_t<other, T, Ts...>>>>,
+                "kops::eval: all argument pointers must have the same element type (the note below names "
+                "argument 0's and the first that differs)");
   using type = std::remove_cv_t<T>;
   static_assert(std::is_same_v<type, float> || std::is_same_v<type, double> || is_16bit_v<type>,
                 "kops::eval: arguments must be float, double, kops::half or kops::bfloat16 arrays");

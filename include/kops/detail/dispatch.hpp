@@ -146,6 +146,17 @@ decltype(auto) split_call(type_list<Opts...>, Fn&& f, const Rest&... rest) {
   }
 }
 
+// The first argument of eval and solve: a reduction. (An invalid_reduction,
+// from a builder whose rule broke, has been reported already.)
+template <class F>
+constexpr bool check_is_reduction() {
+  constexpr bool ok = ReductionType<F> || std::is_same_v<F, invalid_reduction>;
+  static_assert(ok, "kops::eval / kops::solve: the first argument must be a reduction, e.g. "
+                    "kops::sum_reduction(f, kops::axis_j): a formula alone says neither how to reduce it nor over "
+                    "which axis");
+  return ok;
+}
+
 template <auto... Policy>
 constexpr bool check_policies() {
   constexpr bool ok = valid_policies_v<Policy...>;
@@ -188,8 +199,9 @@ constexpr bool check_eval_call() {
   using T = call_element_t<Out, Args...>;
   constexpr bool same = (std::is_same_v<T, std::remove_cv_t<Args>> && ...);
   constexpr bool count = sizeof...(Args) == Red::nargs;
-  static_assert(count, "kops::eval: pass exactly one pointer per argument index of the formula "
-                       "(0 .. max index), in index order");
+  static_assert(arguments_expected<Red::nargs>::template given<int(sizeof...(Args))>,
+                "kops::eval: pass exactly one pointer per argument index of the formula (0 .. max index), in index "
+                "order (the note below says how many were expected and how many given)");
   constexpr bool output = valid_output_v<Red, T, Out>;
   static_assert(output, "kops::eval: wrong output pointer type (value reductions write T*, "
                         "index reductions such as argmin write std::int64_t*, value-and-index reductions such "

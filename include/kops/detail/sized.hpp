@@ -200,15 +200,11 @@ constexpr bool deducible_axis() {
 
 // The range form's compile-time rules: the count of ranges (one per argument
 // index), no batches; true when they hold.
-template <int Expected>
-struct ranges_expected {
-  template <int Given> static constexpr bool given = Expected == Given;
-};
 template <class Red, bool Given, class... Rest>
 constexpr bool check_range_call() {
   constexpr int P = int(leading_ranges<Rest...>());
-  constexpr bool count = ranges_expected<Red::nargs>::template given<P>;
-  static_assert(ranges_expected<Red::nargs>::template given<P>,
+  constexpr bool count = arguments_expected<Red::nargs>::template given<P>;
+  static_assert(arguments_expected<Red::nargs>::template given<P>,
                 "kops::eval: in the range form, pass one range per argument index of the formula (0 .. max "
                 "index), in index order, after the output range -- std::span, std::vector, std::array, or on "
                 "the Kokkos backend a Kokkos::View -- then the options (the note below says how many ranges "

@@ -26,6 +26,8 @@ constexpr auto argkmin_reduction(F, A) {
                   "kops::argkmin_reduction: an argument index is used for two different variables "
                   "(each index must have one category and one dim)");
     return Reduction<argkmin_op<K>, F, A>{};
+  } else {
+    return detail::invalid_reduction{};  // the rule broken is reported above
   }
 }
 

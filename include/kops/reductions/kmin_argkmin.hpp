@@ -23,6 +23,8 @@ constexpr auto kmin_argkmin_reduction(F, A) {
                   "kops::kmin_argkmin_reduction: an argument index is used for two different variables "
                   "(each index must have one category and one dim)");
     return Reduction<kmin_argkmin_op<K>, F, A>{};
+  } else {
+    return detail::invalid_reduction{};  // the rule broken is reported above
   }
 }
 

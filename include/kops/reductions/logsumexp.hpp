@@ -102,6 +102,8 @@ constexpr auto logsumexp_reduction(F, A) {
                   "kops::logsumexp_reduction: an argument index is used for two different variables "
                   "(each index must have one category and one dim)");
     return Reduction<logsumexp_op, F, A>{};
+  } else {
+    return detail::invalid_reduction{};  // the rule broken is reported above
   }
 }
 
@@ -117,6 +119,8 @@ constexpr auto logsumexp_reduction(F, G, A) {
                   "kops::logsumexp_reduction: an argument index is used for two different variables "
                   "(each index must have one category and one dim)");
     return Reduction<logsumexp_weight_op, Concat<F, G>, A>{};
+  } else {
+    return detail::invalid_reduction{};  // the rule broken is reported above
   }
 }
 

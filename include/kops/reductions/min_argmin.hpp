@@ -23,6 +23,8 @@ constexpr auto min_argmin_reduction(F, A) {
                   "kops::min_argmin_reduction: an argument index is used for two different variables "
                   "(each index must have one category and one dim)");
     return Reduction<min_argmin_op, F, A>{};
+  } else {
+    return detail::invalid_reduction{};  // the rule broken is reported above
   }
 }
 

@@ -90,6 +90,13 @@ struct strided_output : R {
   static constexpr int out_stride = Stride;
 };
 
+namespace detail {
+/// What a `*_reduction` builder returns after a broken rule (reported by its
+/// static_assert): a complete type, so that the declaration holding it adds
+/// no error of its own, and that eval and solve take without another message.
+struct invalid_reduction {};
+} // namespace detail
+
 /// A reduction: what the `*_reduction` builders and kops::grad of a reduction return, and what eval takes.
 template <class R>
 concept ReductionType = std::derived_from<R, reduction_node> && requires {

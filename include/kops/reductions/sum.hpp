@@ -64,6 +64,8 @@ constexpr auto sum_reduction(F, A) {
                   "kops::sum_reduction: an argument index is used for two different variables "
                   "(each index must have one category and one dim)");
     return Reduction<sum_op, F, A>{};
+  } else {
+    return detail::invalid_reduction{};  // the rule broken is reported above
   }
 }
 

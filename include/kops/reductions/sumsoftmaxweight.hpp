@@ -63,6 +63,8 @@ constexpr auto sumsoftmaxweight_reduction(F, G, A) {
                   "kops::sumsoftmaxweight_reduction: an argument index is used for two different variables "
                   "(each index must have one category and one dim)");
     return Reduction<sumsoftmaxweight_op, Concat<F, G>, A>{};
+  } else {
+    return detail::invalid_reduction{};  // the rule broken is reported above
   }
 }
 

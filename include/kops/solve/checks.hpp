@@ -55,8 +55,10 @@ constexpr bool check_solve_formula() {
 template <class Red, class T, class... Args>
 constexpr bool check_solve_pointers() {
   constexpr bool count = sizeof...(Args) == Red::nargs;
-  static_assert(count, "kops::solve: pass exactly one pointer per argument index of the formula "
-                       "(0 .. max index), in index order, the right-hand side b in the unknown's slot");
+  static_assert(arguments_expected<Red::nargs>::template given<int(sizeof...(Args))>,
+                "kops::solve: pass exactly one pointer per argument index of the formula (0 .. max index), in "
+                "index order, the right-hand side b in the unknown's slot (the note below says how many were "
+                "expected and how many given)");
   using E = std::remove_cv_t<T>;
   constexpr bool real = std::is_same_v<E, float> || std::is_same_v<E, double>;
   static_assert(real, "kops::solve: the arrays must be float or double arrays");

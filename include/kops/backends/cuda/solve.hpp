@@ -377,4 +377,22 @@ solve_result solve_host(Red red, V v, double alpha, std::int64_t M, std::int64_t
       "kops::cuda::solve_host", M, N, [&](auto... x) { return solve_host<Policy...>(red, v, alpha, x...); }, a, rest...);
 }
 
+/// Anything but a reduction first: one error in kops's words (a formula needs
+/// a reduction around it; detail/dispatch.hpp, check_is_reduction).
+template <auto... Policy, class F, class... Rest>
+  requires(!ReductionType<F>)
+solve_result solve(F, const Rest&...) {
+  (void)kops::detail::check_is_reduction<F>();
+  return solve_result{};
+}
+
+/// Anything but a reduction first: one error in kops's words (a formula needs
+/// a reduction around it; detail/dispatch.hpp, check_is_reduction).
+template <auto... Policy, class F, class... Rest>
+  requires(!ReductionType<F>)
+solve_result solve_host(F, const Rest&...) {
+  (void)kops::detail::check_is_reduction<F>();
+  return solve_result{};
+}
+
 } // namespace kops::cuda

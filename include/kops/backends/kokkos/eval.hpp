@@ -463,4 +463,12 @@ void eval(Red red, std::int64_t M, std::int64_t N, O&& out, const Rest&... rest)
       "kops::kokkos::eval", M, N, nullptr, [&](auto... a) { eval<Policy...>(red, a...); }, out, rest...);
 }
 
+/// Anything but a reduction first: one error in kops's words (a formula needs
+/// a reduction around it; detail/dispatch.hpp, check_is_reduction).
+template <auto... Policy, class F, class... Rest>
+  requires(!ReductionType<F>)
+void eval(F, const Rest&...) {
+  (void)kops::detail::check_is_reduction<F>();
+}
+
 } // namespace kops::kokkos
