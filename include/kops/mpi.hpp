@@ -526,6 +526,7 @@ void eval(Red red, MPI_Comm comm, split_tag<C> split, O&& out, const Rest&... re
       detail::where, -1, -1, [&](kops::detail::message& own) { return detail::agree_on_ranges(comm, own); },
       [&](auto... a) { eval<Policy...>(red, comm, split, a...); }, out, rest...);
 }
+/// The range form with the reduced axis split (see above).
 template <auto... Policy, ReductionType Red, kops::detail::SizedArgument O, class... Rest>
 void eval(Red red, MPI_Comm comm, O&& out, const Rest&... rest) {
   eval<Policy...>(red, comm, split_tag<Red::red_cat>{}, out, rest...);

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <span>
 #include <vector>
 
 int main(int argc, char* argv[]) {
@@ -27,8 +28,20 @@ int main(int argc, char* argv[]) {
   for (std::int64_t k = 0; k < N; ++k) pb[k] = 0.5 + 0.01 * double(k);
 
   kops::kokkos::eval(conv, M, N, out.data(), px.data(), py.data(), pb.data(), pg.data());
+  // The range form of the contract (M and N deduced): the same call, bit for bit.
+  std::vector<double> by_spans(M, -1.0);
+  kops::kokkos::eval(conv, std::span(by_spans), std::span(px), std::span(py), std::span(pb), std::span(pg));
+  int bad = by_spans == out ? 0 : 1;
+  if (bad) std::printf("the range form differs from the pointer form\n");
+  // A short output is a kops::error, not a write past it.
+  try {
+    kops::kokkos::eval(conv, std::span(by_spans).first(M - 1), std::span(px), std::span(py), std::span(pb),
+                       std::span(pg));
+    std::printf("a short output was accepted\n");
+    ++bad;
+  } catch (const kops::error&) {
+  }
 
-  int bad = 0;
   for (std::int64_t i = 0; i < M; ++i) {
     double ref = 0;
     for (std::int64_t j = 0; j < N; ++j) {

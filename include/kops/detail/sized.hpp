@@ -192,10 +192,9 @@ inline void describe_axis(char (&buf)[96], char axis, const axis_size& a) {
 // a variable of that axis is read, or the output's rows are on it.
 template <class Red, category C>
 constexpr bool deducible_axis() {
-  if (Red::row_cat == C) return true;
-  for (const slot_info& s : call_info_of<Red>::slots.s)
-    if (s.used && s.cat == C) return true;
-  return false;
+  bool read = false;
+  for (const slot_info& s : call_info_of<Red>::slots.s) read = read || (s.used && s.cat == C);
+  return Red::row_cat == C || read;
 }
 
 // The range form's compile-time rules: the count of ranges (one per argument
