@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <random>
+#include <span>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -354,6 +355,25 @@ int main(int argc, char** argv) {
       kops::mpi::eval(conv, MPI_COMM_WORLD, M, std::int64_t(1), out.data(), x.data(),
                       rank_ == ranks_ - 1 ? nullptr : y.data(), g.data(), b.data());
     });
+    // The range form: this rank's N deduced from its slice of y, the same
+    // result as the pointer form; a short range on the last rank only makes
+    // every rank throw (agreed before anything runs), none hang.
+    {
+      const std::int64_t Nr = N / ranks_, first = rank_ * Nr;
+      const std::span<const float> yr(y.data() + first * 2, std::size_t(Nr * 2)), br(b.data() + first, std::size_t(Nr));
+      std::vector<float> by_pointers(static_cast<std::size_t>(M)), by_ranges(static_cast<std::size_t>(M));
+      kops::mpi::eval(conv, MPI_COMM_WORLD, M, Nr, by_pointers.data(), x.data(), yr.data(), g.data(), br.data());
+      kops::mpi::eval(conv, MPI_COMM_WORLD, std::span(by_ranges), std::span(x), yr, std::span(g), br);
+      ++checks;
+      if (by_ranges != by_pointers) {
+        ++failures;
+        std::printf("FAIL rank %d: the range form differs from the pointer form\n", rank_);
+      }
+      check_throws("a short range on the last rank", [&] {
+        kops::mpi::eval(conv, MPI_COMM_WORLD, std::span(by_ranges), std::span(x), yr, std::span(g),
+                        rank_ == ranks_ - 1 ? br.first(std::size_t(Nr - 1)) : br);
+      });
+    }
     check_throws("fewer terms than K on all ranks together", [&] {
       kops::mpi::eval(kops::kmin_argkmin_reduction<3>(d2, kops::axis_j), MPI_COMM_WORLD, M,
                       std::int64_t(rank_ == 0 ? 2 : 0), vi_out, x.data(), y.data());
