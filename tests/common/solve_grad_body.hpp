@@ -2,7 +2,7 @@
 // cloud read on both axes (kops::grad(red, kops::tied(x, y), e)), included once
 // per test executable. The references are independent of kops: central finite
 // differences of double loops (the reduction) and of a dense direct solve by
-// Gaussian elimination (the solve). KOPS_SOLVE_GRAD_CONFIGS (defined by the
+// Cholesky factorisation (the solve). KOPS_SOLVE_GRAD_CONFIGS (defined by the
 // includer): a list of cfg<Backend, double>, Backend::solve(...) and
 // Backend::eval(...) taking host pointers.
 #pragma once
@@ -37,36 +37,31 @@ constexpr auto e = kops::vi<4, D>;  // the adjoint's slot
 constexpr auto K = kops::sum_reduction(kops::exp(-g * kops::sqdist(x, y)) * b, kops::axis_j);
 
 // L(p, b, g) = w . a with (alpha Id + K(p, p)) a = b, K_ij = exp(-g |p_i - p_j|^2),
-// by Gaussian elimination with partial pivoting, in double.
+// in double by a Cholesky factorisation A = C C^T (A is symmetric positive
+// definite: alpha > 0, K a Gaussian kernel matrix), then C z = b, C^T a = z.
 inline double dense_loss(const std::vector<double>& p, const std::vector<double>& rhs, double gs,
                          const std::vector<double>& w) {
-  std::vector<double> A(std::size_t(n * n));
+  std::vector<double> C(std::size_t(n * n), 0.0);  // lower triangle
   for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t j = 0; j <= i; ++j) {
       double d2 = 0;
       for (int c = 0; c < 3; ++c) d2 += (p[i * 3 + c] - p[j * 3 + c]) * (p[i * 3 + c] - p[j * 3 + c]);
-      A[i * n + j] = std::exp(-gs * d2) + (i == j ? alpha : 0.0);
+      double s = std::exp(-gs * d2) + (i == j ? alpha : 0.0);
+      for (std::int64_t k = 0; k < j; ++k) s -= C[i * n + k] * C[j * n + k];
+      C[i * n + j] = i == j ? std::sqrt(s) : s / C[j * n + j];
     }
-  std::vector<double> X = rhs;
-  for (std::int64_t c = 0; c < n; ++c) {
-    std::int64_t piv = c;
-    for (std::int64_t r = c + 1; r < n; ++r)
-      if (std::abs(A[r * n + c]) > std::abs(A[piv * n + c])) piv = r;
-    for (std::int64_t k = 0; k < n; ++k) std::swap(A[c * n + k], A[piv * n + k]);
-    for (int k = 0; k < D; ++k) std::swap(X[c * D + k], X[piv * D + k]);
-    for (std::int64_t r = c + 1; r < n; ++r) {
-      const double f = A[r * n + c] / A[c * n + c];
-      for (std::int64_t k = c; k < n; ++k) A[r * n + k] -= f * A[c * n + k];
-      for (int k = 0; k < D; ++k) X[r * D + k] -= f * X[c * D + k];
+  std::vector<double> z = rhs;
+  for (std::int64_t i = 0; i < n; ++i)
+    for (int c = 0; c < D; ++c) {
+      for (std::int64_t k = 0; k < i; ++k) z[i * D + c] -= C[i * n + k] * z[k * D + c];
+      z[i * D + c] /= C[i * n + i];
     }
-  }
   double loss = 0;
-  for (std::int64_t c = n - 1; c >= 0; --c)
-    for (int k = 0; k < D; ++k) {
-      double s = X[c * D + k];
-      for (std::int64_t j = c + 1; j < n; ++j) s -= A[c * n + j] * X[j * D + k];
-      X[c * D + k] = s / A[c * n + c];
-      loss += w[c * D + k] * X[c * D + k];
+  for (std::int64_t i = n - 1; i >= 0; --i)
+    for (int c = 0; c < D; ++c) {
+      for (std::int64_t k = i + 1; k < n; ++k) z[i * D + c] -= C[k * n + i] * z[k * D + c];
+      z[i * D + c] /= C[i * n + i];
+      loss += w[i * D + c] * z[i * D + c];
     }
   return loss;
 }
@@ -124,7 +119,7 @@ inline double asym_loss(const std::vector<double>& p, const std::vector<double>&
 } // namespace solve_grad_test
 
 TEMPLATE_TEST_CASE("solve_grad: the gradient of w . a through a solve w.r.t. b, the cloud and g agrees with "
-                   "finite differences of a dense solve",
+                   "finite differences of a dense Cholesky solve",
                    "[solve][grad]", KOPS_SOLVE_GRAD_CONFIGS) {
   using namespace solve_grad_test;
   using Be = typename TestType::backend;

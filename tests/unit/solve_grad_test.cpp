@@ -41,6 +41,7 @@ TEST_CASE("tied: either order names the same cloud; the gradient is the x_i part
   STATIC_REQUIRE(G::dim == 3);
   STATIC_REQUIRE(G::nargs == 5);
   STATIC_REQUIRE_FALSE(kops::ReductionType<G>);  // evaluated by the tied overloads only
+  STATIC_REQUIRE_FALSE(kops::TiedReduction<type_of<decltype(K)>>);
 }
 
 TEST_CASE("solve_grad: minus the reduction's gradient, rows of the variable, the solve's arguments plus e",

@@ -70,8 +70,11 @@ void eval(R, std::int64_t M, std::int64_t N, Out* out, Args... args) {
   constexpr const char* where = "kops::cuda::eval";
   if constexpr (kops::detail::check_tied_call<Out, Args...>()) {
     if (!kops::detail::check_tied_sizes(where, M, N)) return;
+    // The first part first: its checks (those of the second, but for the
+    // output) come before anything is allocated.
+    kops::cuda::eval<Policy...>(typename R::row_i{}, M, N, out, args...);
     const std::int64_t n = N * R::dim;
-    if (n == 0) return kops::cuda::eval<Policy...>(typename R::row_i{}, M, N, out, args...);  // its checks
+    if (n == 0) return;
     const options o = detail::options_among(args...);
     detail::device_guard guard(o.device, where);
     if (!guard.ok()) return;
@@ -80,7 +83,6 @@ void eval(R, std::int64_t M, std::int64_t N, Out* out, Args... args) {
     detail::stream_buffer part(std::size_t(n) * sizeof(Out), o.stream, facts.memory_pools, where,
                                "the tied gradient's second part");
     if (!part.ok()) return;
-    kops::cuda::eval<Policy...>(typename R::row_i{}, M, N, out, args...);
     kops::cuda::eval<Policy...>(typename R::row_j{}, M, N, part.get<Out>(), args...);
     if (!detail::add_tied_part_on_device(out, part.get<Out>(), n, o.stream, where)) return;
     (void)part.release(where, "the tied gradient's second part");
