@@ -215,3 +215,33 @@ TEMPLATE_TEST_CASE("grad w.r.t. kops::tied(x, y): the gradient w.r.t. one cloud 
   CHECK(max_relative_difference(dx, fd) > 0.1);
   CHECK(max_relative_difference(dy, fd) > 0.1);
 }
+
+TEMPLATE_TEST_CASE("grad w.r.t. kops::tied(x, y) of a logsumexp: a two-pass y_j part is summed in too",
+                   "[grad][tied]", KOPS_SOLVE_GRAD_CONFIGS) {
+  // out_i = log sum_j exp(-g |x_i - y_j|^2): its gradient w.r.t. y_j is a
+  // kops::Chained (the forward result of every row first).
+  using namespace solve_grad_test;
+  using Be = typename TestType::backend;
+  constexpr auto lse = kops::logsumexp_reduction(-g * kops::sqdist(x, y), kops::axis_j);
+  constexpr auto G = kops::grad(lse, kops::tied(x, y), kops::vi<2, 1>);
+  STATIC_REQUIRE(kops::is_chained_v<typename decltype(G)::row_j>);
+  std::vector<double> p = random_vector<double>(n * 3, 0, 1.5, 111);
+  const std::vector<double> pe = random_vector<double>(n, -1, 1, 112), pg{scale};
+  std::vector<double> dp(n * 3);
+  Be::eval(G, n, n, dp.data(), p.data(), p.data(), pe.data(), pg.data());
+  const std::vector<double> fd = finite_differences(p, [&] {
+    double s = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      double row = 0;
+      for (std::int64_t j = 0; j < n; ++j) {
+        double d2 = 0;
+        for (int c = 0; c < 3; ++c) d2 += (p[i * 3 + c] - p[j * 3 + c]) * (p[i * 3 + c] - p[j * 3 + c]);
+        row += std::exp(-scale * d2);
+      }
+      s += pe[i] * std::log(row);
+    }
+    return s;
+  });
+  INFO(Be::name);
+  CHECK(max_relative_difference(dp, fd) <= 1e-7);
+}
