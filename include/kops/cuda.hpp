@@ -17,3 +17,5 @@
 #include <kops/backends/cuda/host.hpp>
 #include <kops/backends/cuda/options.hpp>
 #include <kops/backends/cuda/solve.hpp>
+#include <kops/backends/cuda/tied.hpp>
+#include <kops/solve/grad.hpp>

@@ -5,3 +5,5 @@
 #include <kops/kops.hpp>
 #include <kops/backends/kokkos/eval.hpp>
 #include <kops/backends/kokkos/solve.hpp>
+#include <kops/backends/kokkos/tied.hpp>
+#include <kops/solve/grad.hpp>

@@ -111,6 +111,7 @@
 #include <kops/reductions/reduction.hpp>
 #include <kops/reductions/sum.hpp>
 #include <kops/reductions/sumsoftmaxweight.hpp>
+#include <kops/reductions/tied.hpp>
 #include <kops/reductions/value_index.hpp>
 
 #include <kops/autodiff/grad.hpp>
@@ -119,6 +120,7 @@
 #include <kops/autodiff/grad_matrix.hpp>
 #include <kops/autodiff/divergence.hpp>
 #include <kops/autodiff/laplacian.hpp>
+#include <kops/autodiff/tied.hpp>
 #include <kops/io/to_string.hpp>
 #include <kops/solve/linear.hpp>
 #include <kops/solve/options.hpp>
