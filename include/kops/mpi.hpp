@@ -535,7 +535,7 @@ void eval(Red red, MPI_Comm comm, O&& out, const Rest&... rest) {
 /// Anything but a reduction first: one error in kops's words (a formula needs
 /// a reduction around it; detail/dispatch.hpp, check_is_reduction).
 template <auto... Policy, class F, class... Rest>
-  requires(!ReductionType<F>)
+  requires(!Evaluable<F>)
 void eval(F, const Rest&...) {
   (void)kops::detail::check_is_reduction<F>();
 }

@@ -105,6 +105,13 @@ concept ReductionType = std::derived_from<R, reduction_node> && requires {
   { R::dim } -> std::convertible_to<int>;
 };
 
+struct tied_sum_node;  // reductions/tied.hpp
+
+/// What eval takes first: a reduction, or a sum of two over one cloud on both
+/// axes (a kops::TiedSum, what the gradient w.r.t. kops::tied returns).
+template <class F>
+concept Evaluable = ReductionType<F> || std::derived_from<F, tied_sum_node>;
+
 /// What a reduction op's gradient rule receives. An op that can be
 /// differentiated declares
 /// ```text

@@ -165,7 +165,7 @@ void eval_host(Red red, std::int64_t M, std::int64_t N, O&& out, const Rest&... 
 /// Anything but a reduction first: one error in kops's words (a formula needs
 /// a reduction around it; detail/dispatch.hpp, check_is_reduction).
 template <auto... Policy, class F, class... Rest>
-  requires(!ReductionType<F>)
+  requires(!Evaluable<F>)
 void eval_host(F, const Rest&...) {
   (void)kops::detail::check_is_reduction<F>();
 }
