@@ -15,9 +15,9 @@
 
 #include "support.hpp"
 
-#include <algorithm>
+#include <iterator>
 #include <limits>
-#include <numeric>
+#include <type_traits>
 
 #ifndef KOPS_TEST_CONFIGS
 #error "define KOPS_TEST_CONFIGS (the backend configurations) before including kmin_stress_body.hpp"
@@ -59,17 +59,6 @@ std::vector<T> factors(std::int64_t n) {
   std::vector<T> v(std::size_t(n * 2));
   for (std::size_t e = 0; e < v.size(); ++e) v[e] = f[(e + e / 2) % 5];  // components differ too
   return v;
-}
-
-// numpy's stable argsort with NaN last.
-template <class T>
-std::vector<std::int64_t> stable_order(const std::vector<T>& v) {
-  std::vector<std::int64_t> o(v.size());
-  std::iota(o.begin(), o.end(), 0);
-  std::stable_sort(o.begin(), o.end(), [&](std::int64_t a, std::int64_t b) {
-    return v[std::size_t(a)] < v[std::size_t(b)] || (!std::isnan(v[std::size_t(a)]) && std::isnan(v[std::size_t(b)]));
-  });
-  return o;
 }
 
 template <class T>
