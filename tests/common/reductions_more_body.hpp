@@ -44,17 +44,6 @@ T diff_at(const std::vector<T>& px, const std::vector<T>& py, std::int64_t r, st
   return over_j<A> ? T(px[r * 3 + k] - py[c * 3 + k]) : T(px[c * 3 + k] - py[r * 3 + k]);
 }
 
-// numpy's stable argsort with NaN last.
-template <class T>
-std::vector<std::int64_t> stable_order(const std::vector<T>& v) {
-  std::vector<std::int64_t> o(v.size());
-  std::iota(o.begin(), o.end(), 0);
-  std::stable_sort(o.begin(), o.end(), [&](std::int64_t a, std::int64_t b) {
-    return v[a] < v[b] || (!std::isnan(v[a]) && std::isnan(v[b]));
-  });
-  return o;
-}
-
 template <class C, bool IsMax, class A>
 void check_value_index(A axis) {
   using T = typename C::type;

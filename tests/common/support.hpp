@@ -26,8 +26,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -49,6 +51,17 @@ std::vector<T> random_vector(std::size_t n, double lo, double hi, unsigned seed)
   std::vector<T> v(n);
   for (auto& e : v) e = static_cast<T>(u(rng));
   return v;
+}
+
+// The order of numpy's stable argsort, NaN last (the k-min reductions' order).
+template <class T>
+std::vector<std::int64_t> stable_order(const std::vector<T>& v) {
+  std::vector<std::int64_t> o(v.size());
+  std::iota(o.begin(), o.end(), 0);
+  std::stable_sort(o.begin(), o.end(), [&](std::int64_t a, std::int64_t b) {
+    return v[a] < v[b] || (!std::isnan(v[a]) && std::isnan(v[b]));
+  });
+  return o;
 }
 
 // Relative tolerance for a result computed in T from a handful of operations.

@@ -55,6 +55,7 @@ struct boxed_math {
   static std::int64_t select_index(bool m, std::int64_t a, std::int64_t b) { return m ? a : b; }
   template <class V> static auto lane(V a, int) { return a.x; }
   static std::int64_t lane_index(std::int64_t a, int) { return a; }
+  static bool any(bool m) { return m; }
 };
 
 // A scalar provider other than scalar_math, as the GPU's fast policy: exp(x)

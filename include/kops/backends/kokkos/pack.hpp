@@ -11,6 +11,9 @@
 
 #include <kops/config.hpp>
 #include <kops/backends/kokkos/simd_math.hpp>
+#if defined(__SSE2__)
+#include <immintrin.h>
+#endif
 #include <kops/core/scalar_math.hpp>
 
 namespace kops::simd {
@@ -138,6 +141,36 @@ struct pack_math {
   }
   template <class IV, class Mask> KOPS_INLINE static IV select_index(Mask m, const IV& a, const IV& b) {
     return __builtin_convertvector(m, IV) ? a : b;
+  }
+  // Whether some lane of the comparison mask m is true: one mask test
+  // (AVX-512) or movemask (AVX, SSE) for a mask one native register wide, the
+  // lanes one by one otherwise.
+  template <class M> KOPS_INLINE static bool any(const M& m) {
+    [[maybe_unused]] constexpr bool wide = sizeof(m[0]) == 8;
+#if defined(__AVX512F__)
+    if constexpr (sizeof(M) == 64) {
+      const __m512i r = (__m512i)m;
+      if constexpr (wide) return _mm512_test_epi64_mask(r, r) != 0;
+      else return _mm512_test_epi32_mask(r, r) != 0;
+    } else
+#endif
+#if defined(__AVX__)
+    if constexpr (sizeof(M) == 32) {
+      const __m256 r = (__m256)m;
+      return _mm256_movemask_ps(r) != 0;
+    } else
+#endif
+#if defined(__SSE2__)
+    if constexpr (sizeof(M) == 16) {
+      const __m128 r = (__m128)m;
+      return _mm_movemask_ps(r) != 0;
+    } else
+#endif
+    {
+      bool r = false;
+      for (int l = 0; l < int(sizeof(M) / sizeof(m[0])); ++l) r |= m[l] != 0;
+      return r;
+    }
   }
   template <class P> KOPS_INLINE static index_t<P> index(std::int64_t j) { return index_t<P>{} + j; }
   template <class P> KOPS_INLINE static typename P::scalar lane(const P& a, int l) { return a.v[l]; }

@@ -11,9 +11,24 @@
 // output layout too: out[row, k * D + d], K-major as pykeops' (rows, K, D)). A
 // term enters by a branchless insertion (selects only); combine inserts the
 // other range's slots in order, which keeps ties in index order because that
-// range follows. An empty slot has index -1 and, by kind of value:
+// range follows. A term that goes after the last slot leaves every slot as it
+// is, and so does one that goes before no slot: before(s) implies before(s + 1)
+// (filled slots come first, NaN after the numbers). An empty slot has index -1
+// and, by kind of value:
 //
-//   SIMD packs (CPU backend)  value +inf and a flag `filled` = 0 per slot;
+//   SIMD packs (CPU backend)  value +inf and a flag `filled` = 0 per slot; a
+//                             pack of terms is first tested against the last
+//                             slots, !(x >= last value) or the last slot
+//                             empty (a superset of before(last slot): one
+//                             compare, one or, one mask test, Math::any), and
+//                             only a pack where some lane passes runs the
+//                             insertion, out of line (insert_pack: inlined,
+//                             it took the registers of the formula's chunked
+//                             sums: argkmin<10> at D = 784 ran at 0.57x
+//                             argmin's speed, 0.97x out of line). Past the
+//                             first terms of a long range almost every pack
+//                             stops at that test (docs/performance.md, "k
+//                             nearest neighbours");
 //   scalars (GPU backend)     value NaN and no flag (a filled slot holds a
 //                             term's index, >= 0), so that one comparison
 //                             tells most terms of a long range apart: a term
@@ -109,14 +124,23 @@ struct ksmallest_op {
     if constexpr (!scalar<V>) a.filled[d] = Math::select(m0, ok, a.filled[d]);
   }
 
+  // A pack of terms that some lane lets in (accumulate); see the file comment.
+  template <class Math, class V, class IV, int D>
+  __attribute__((noinline, cold)) static void insert_pack(acc<V, IV, D>& a, int d, const V& x, const IV& j) {
+    insert<Math>(a, d, x, j, V(1));
+  }
+
   template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void accumulate(acc<V, IV, D>& a, const vec<V, D>& x, const IV& j) {
     if constexpr (scalar<V>) {
       for (int d = 0; d < D; ++d)
         if (!(x[d] >= a.v[(K - 1) * D + d])) insert<Math>(a, d, x[d], j, true);
     } else {
-      const V one = V(1);
-      for (int d = 0; d < D; ++d) insert<Math>(a, d, x[d], j, one);
+      const V zero = V(0);
+      for (int d = 0; d < D; ++d) {
+        const int last = (K - 1) * D + d;
+        if (Math::any(!(x[d] >= a.v[last]) | (a.filled[last] == zero))) insert_pack<Math>(a, d, x[d], j);
+      }
     }
   }
   template <class Math, class V, class IV, int D>
