@@ -458,10 +458,13 @@ constexpr category sparsity_rows(const block_sparsity& s, category rows) {
   return s.axis == sparsity_axis::i ? category::i : s.axis == sparsity_axis::j ? category::j : rows;
 }
 
-// check_sparsity of s passed with Red (M i rows, N j rows), against the axis it describes.
+// check_sparsity of s passed with Red (M i rows, N j rows), against the axis
+// it describes; with a gradient w.r.t. a reduced-axis variable, s tagged first.
 template <class Red>
 [[nodiscard]] bool check_sparsity_for(const char* where, const block_sparsity& s, std::int64_t M, std::int64_t N,
                                       message* keep = nullptr) {
+  if constexpr (reduced_axis_gradient_v<Red>)
+    if (!check_sparsity_tagged(where, s, Red::row_cat == category::i ? "i" : "j", keep)) return false;
   const bool rows_i = sparsity_rows(s, Red::row_cat) == category::i;
   return check_sparsity(where, s, rows_i ? M : N, rows_i ? N : M, rows_i ? "i" : "j", keep);
 }
