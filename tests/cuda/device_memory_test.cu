@@ -2,7 +2,7 @@
 // memory, pinned or registered host memory give the double loop's result; a
 // plain host array is a kops::error naming the argument (and pointing to
 // eval_host) before any work, not a fault inside a kernel; eval_host still
-// takes host arrays. On a GPU that reads pageable memory itself (HMM, ATS)
+// takes host arrays. kops::cuda::solve checks its arrays the same way. On a GPU that reads pageable memory itself (HMM, ATS)
 // the host-array checks are skipped. Emulator only: cudaPointerGetAttributes
 // from its table of memory, cudaHostRegister / cudaHostUnregister, and a
 // kernel launched with a pointer into unknown memory failing with
@@ -126,6 +126,30 @@ TEST_CASE("kops::cuda::eval: a host array is a kops::error naming it; eval_host 
   // eval_host copies host arrays in and out.
   kops::cuda::eval_host(conv, M, N, host_out.data(), d.px.data(), d.py.data(), d.pb.data());
   check_close(host_out, d.want());
+}
+
+TEST_CASE("kops::cuda::solve: a host array is a kops::error naming it", "[device_memory][solve]") {
+  if (reads_pageable_memory()) {
+    SUCCEED("this GPU reads pageable host memory: host arrays are valid kernel arguments");
+    return;
+  }
+  const problem d;
+  constexpr std::int64_t n = N;  // K = exp(-|y_i - y_j|^2) on the y cloud
+  const auto K = kops::sum_reduction(kops::exp(-kops::sqdist(kops::vi<0, 2>, y)) * b, kops::axis_j);
+  buffer dy(memory::device, d.py), db(memory::device, d.pb), da(memory::device, std::vector<double>(n, 7.0));
+  REQUIRE_THROWS_WITH(kops::cuda::solve(K, b, 1.0, n, n, da.p, dy.p, dy.p, d.pb.data()),
+                      Contains("kops::cuda::solve: argument 2 (vj<2,1>) is not memory the GPU can reach") &&
+                          Contains("kops::cuda::solve_host copies them to the device"));
+  std::vector<double> host_a(n, 7.0);
+  REQUIRE_THROWS_WITH(kops::cuda::solve(K, b, 1.0, n, n, host_a.data(), dy.p, dy.p, db.p),
+                      Contains("kops::cuda::solve: the solution pointer is not memory the GPU can reach"));
+  for (double v : da.host(std::size_t(n))) REQUIRE(v == 7.0);
+  for (double v : host_a) REQUIRE(v == 7.0);
+  // On device arrays, and through solve_host on host arrays, the same solution.
+  REQUIRE(kops::cuda::solve(K, b, 1.0, n, n, da.p, dy.p, dy.p, db.p).converged);
+  REQUIRE(kops::cuda::solve_host(K, b, 1.0, n, n, host_a.data(), d.py.data(), d.py.data(), d.pb.data()).converged);
+  const auto on_device = da.host(std::size_t(n));
+  for (std::int64_t k = 0; k < n; ++k) REQUIRE(std::abs(on_device[std::size_t(k)] - host_a[std::size_t(k)]) <= 1e-8);
 }
 
 #if defined(KOPS_TEST_EMULATED)
