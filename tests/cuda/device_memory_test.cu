@@ -184,6 +184,12 @@ TEST_CASE("emulated memory: cudaPointerGetAttributes, cudaHostRegister", "[devic
   CHECK(a.type == cudaMemoryTypeHost);
   CHECK(a.devicePointer == host.data() + 2);
   CHECK(cudaHostRegister(host.data() + 1, sizeof(double), 0) == cudaErrorHostMemoryAlreadyRegistered);
+  std::vector<double> other(8, 0.0);  // a range that runs into a registered one
+  REQUIRE(cudaHostRegister(other.data() + 4, 2 * sizeof(double), 0) == cudaSuccess);
+  CHECK(cudaHostRegister(other.data(), 5 * sizeof(double), 0) == cudaErrorHostMemoryAlreadyRegistered);
+  CHECK(cudaHostRegister(other.data(), 4 * sizeof(double), 0) == cudaSuccess);  // up to it: fine
+  REQUIRE(cudaHostUnregister(other.data()) == cudaSuccess);
+  REQUIRE(cudaHostUnregister(other.data() + 4) == cudaSuccess);
   CHECK(cudaFreeHost(host.data()) == cudaErrorInvalidValue);  // the caller's memory, not the runtime's
   REQUIRE(cudaHostUnregister(host.data()) == cudaSuccess);
   CHECK(cudaHostUnregister(host.data()) == cudaErrorHostMemoryNotRegistered);

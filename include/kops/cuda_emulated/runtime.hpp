@@ -302,15 +302,21 @@ inline cudaError_t check_stream(cudaStream_t st) {
   return cudaSuccess;
 }
 
-// The allocation or registered range holding p (its base in `base`), or null.
-inline const allocation* find_allocation(runtime_state& s, const void* p, std::uintptr_t& base) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  auto it = s.allocations.upper_bound(a);
+// The allocation or registered range with the greatest base <= p (that base
+// in `base`), or null: the one that holds p, if any does.
+inline const allocation* allocation_below(runtime_state& s, const void* p, std::uintptr_t& base) {
+  auto it = s.allocations.upper_bound(reinterpret_cast<std::uintptr_t>(p));
   if (it == s.allocations.begin()) return nullptr;
   --it;
-  if (a - it->first >= it->second.bytes) return nullptr;
   base = it->first;
   return &it->second;
+}
+
+// The allocation or registered range holding p, or null.
+inline const allocation* find_allocation(runtime_state& s, const void* p) {
+  std::uintptr_t base = 0;
+  const allocation* a = allocation_below(s, p, base);
+  return a != nullptr && reinterpret_cast<std::uintptr_t>(p) - base < a->bytes ? a : nullptr;
 }
 
 // Whether a kernel may reach p: inside, or one past the end of, memory the
@@ -320,11 +326,9 @@ inline bool kernel_may_reach(const void* p) {
   if (p == nullptr) return true;
   runtime_state& s = state();
   std::lock_guard<std::mutex> lock(s.m);
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  auto it = s.allocations.upper_bound(a);
-  if (it == s.allocations.begin()) return false;
-  --it;
-  return a - it->first <= it->second.bytes;
+  std::uintptr_t base = 0;
+  const allocation* a = allocation_below(s, p, base);
+  return a != nullptr && reinterpret_cast<std::uintptr_t>(p) - base <= a->bytes;
 }
 
 // The device allocation holding [p, p + bytes), or null.
@@ -667,9 +671,8 @@ inline cudaError_t cudaHostRegister(void* p, std::size_t bytes, unsigned flags) 
   auto& s = e::state();
   std::lock_guard<std::mutex> lock(s.m);
   const auto a = reinterpret_cast<std::uintptr_t>(p);
-  auto next = s.allocations.lower_bound(a);
-  if (next != s.allocations.end() && next->first - a < bytes) return e::result(cudaErrorHostMemoryAlreadyRegistered);
-  if (next != s.allocations.begin() && a - std::prev(next)->first < std::prev(next)->second.bytes)
+  const auto next = s.allocations.lower_bound(a);  // the first range from p on
+  if (e::find_allocation(s, p) != nullptr || (next != s.allocations.end() && next->first - a < bytes))
     return e::result(cudaErrorHostMemoryAlreadyRegistered);
   s.allocations[a] = e::allocation{bytes, -1, false, true, e::current_device()};
   return cudaSuccess;
@@ -693,12 +696,10 @@ inline cudaError_t cudaHostUnregister(void* p) {
 inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attr, const void* p) {
   namespace e = kops::cuda_emulated::detail;
   if (attr == nullptr) return e::result(cudaErrorInvalidValue);
-  *attr = cudaPointerAttributes{};
   void* q = const_cast<void*>(p);
   auto& s = e::state();
   std::lock_guard<std::mutex> lock(s.m);
-  std::uintptr_t base = 0;
-  const e::allocation* a = e::find_allocation(s, p, base);
+  const e::allocation* a = e::find_allocation(s, p);
   if (a == nullptr) {
     *attr = cudaPointerAttributes{cudaMemoryTypeUnregistered, -2, nullptr, q, {}};
   } else if (a->device < 0) {
