@@ -298,7 +298,8 @@ int main(int argc, char** argv) {
       st.rows = {{0, 9}, {9, 20}, {23, 30}, {30, 37}};
       st.slices = {2, 3, 3, 5};
       st.reduced = {{0, 700}, {1500, 2600}, {100, 2500}, {5, 6}, {2000, 2601 - 1}};
-      const kops::cluster::structure stt = kops::cluster::transpose(st.view(), M, N);  // rows j over the i's
+      kops::cluster::structure stt = kops::cluster::transpose(st.view(), M, N);  // rows j over the i's
+      stt.axis = kops::sparsity_axis::j;  // (the gradient w.r.t. y takes only a tagged structure)
       const kops::block_sparsity s_i = st.view(), s_j = stt.view();
       sparsity_ = &s_i;
       check("ranged sum, j split", conv, kops::mpi::split_j, M, N, conv_args, rtol);

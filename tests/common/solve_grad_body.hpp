@@ -259,7 +259,7 @@ TEMPLATE_TEST_CASE("grad w.r.t. kops::tied(x, y) on a block-sparse K: both parts
   const std::vector<double> pg{scale};
   const kops::range halves[2] = {{0, n / 2}, {n / 2, n}};
   const std::int64_t ends[2] = {1, 2};
-  const kops::block_sparsity s{halves, 2, ends, halves};
+  const kops::block_sparsity s{halves, 2, ends, halves, kops::sparsity_axis::i};  // tagged: the y_j part is a reduced-axis gradient
   std::vector<double> dp(n * 3);
   Be::eval(kops::grad(asym, kops::tied(x, y), e1), n, n, dp.data(), p.data(), p.data(), pb.data(), pg.data(),
            pe.data(), s);

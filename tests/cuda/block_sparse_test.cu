@@ -19,14 +19,15 @@ using Catch::Matchers::Contains;
 
 namespace {
 
-// A structure's arrays in device memory.
+// A structure's arrays in device memory (and its axis tag).
 struct device_structure {
   device_copy<range> rows, reduced;
   device_copy<std::int64_t> slices;
   std::int64_t blocks;
+  kops::sparsity_axis axis;
   explicit device_structure(const kops::cluster::structure& s)
-      : rows(s.rows), reduced(s.reduced), slices(s.slices), blocks(std::int64_t(s.rows.size())) {}
-  kops::block_sparsity view() const { return {rows.p, blocks, slices.p, reduced.p}; }
+      : rows(s.rows), reduced(s.reduced), slices(s.slices), blocks(std::int64_t(s.rows.size())), axis(s.axis) {}
+  kops::block_sparsity view() const { return {rows.p, blocks, slices.p, reduced.p, axis}; }
 };
 
 template <class T, auto... Policy, class Red, class... P>
@@ -151,7 +152,8 @@ TEST_CASE("GPU block_sparsity: a two-pass gradient, the first pass on the transp
   const auto pe = random_vector<double>(M, -1, 1, 54);
   const auto st = random_structure(M, N, 9);
   const auto keep = kept_mask(st.view(), M, N);
-  const auto stt = kops::cluster::transpose(st.view(), M, N);  // j rows: the gradient's
+  auto stt = kops::cluster::transpose(st.view(), M, N);  // j rows: the gradient's
+  stt.axis = kops::sparsity_axis::j;  // (a gradient w.r.t. y takes only a tagged structure)
   auto k = [&](std::int64_t i, std::int64_t j, double* r) {
     double r2 = 0;
     for (int c = 0; c < 3; ++c) r[c] = px[i * 3 + c] - py[j * 3 + c], r2 += r[c] * r[c];
@@ -166,14 +168,12 @@ TEST_CASE("GPU block_sparsity: a two-pass gradient, the first pass on the transp
   }
   const auto red = kops::grad(kops::logsumexp_reduction(-kops::sqdist(x, y), kops::axis_j), y, e);
   device_copy<double> dx(px), dy(py), de(pe), out(std::size_t(N * 3));
-  // The transposed structure (untagged), and the forward one tagged as i rows
+  // The transposed structure (tagged j), and the forward one tagged as i rows
   // (eval transposes that itself): the same result.
   kops::cluster::structure tagged = st;
   tagged.axis = kops::sparsity_axis::i;
   const device_structure ds(stt), dtag(tagged);
-  kops::block_sparsity tag_view = dtag.view();
-  tag_view.axis = kops::sparsity_axis::i;
-  kops::cuda::eval(red, M, N, out.p, dx.p, dy.p, de.p, tag_view);
+  kops::cuda::eval(red, M, N, out.p, dx.p, dy.p, de.p, dtag.view());
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const auto by_tag = out.to_host();
   kops::cuda::eval(red, M, N, out.p, dx.p, dy.p, de.p, ds.view());
@@ -186,6 +186,47 @@ TEST_CASE("GPU block_sparsity: a two-pass gradient, the first pass on the transp
       for (std::int64_t i = 0; i < M; ++i)
         if (keep[i * N + j]) want += pe[i] * k(i, j, r) / lse[i] * 2 * r[c];
       REQUIRE(close(got[j * 3 + c], want, 1e-11));
+    }
+}
+
+// M = N, an asymmetric structure: untagged, a gradient w.r.t. y refuses it
+// (read as its own j rows it would reduce over the transposed pattern);
+// tagged i (the forward call's rows), it gives the kept pairs' gradient.
+TEST_CASE("GPU block_sparsity: M = N, a gradient w.r.t. y refuses an untagged structure", "[block_sparse][grad]") {
+  constexpr auto x = kops::vi<0, 3>;
+  constexpr auto y = kops::vj<1, 3>;
+  constexpr auto e = kops::vi<2, 1>;
+  const std::int64_t M = 67, N = M;
+  const auto px = random_vector<double>(M * 3, 0, 1, 71), py = random_vector<double>(N * 3, 0, 1, 72);
+  const auto pe = random_vector<double>(M, -1, 1, 73);
+  kops::cluster::structure st = random_structure(M, N, 19, 20);
+  const auto keep = kept_mask(st.view(), M, N);
+  std::int64_t asymmetric = 0;
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j) asymmetric += keep[i * N + j] != keep[j * N + i];
+  REQUIRE(asymmetric > 0);
+  const auto red = kops::grad(kops::sum_reduction(kops::exp(-kops::sqdist(x, y)), kops::axis_j), y, e);
+  device_copy<double> dx(px), dy(py), de(pe), out(std::vector<double>(N * 3, 7.0));
+  const device_structure untagged(st);
+  CHECK_THROWS_WITH(kops::cuda::eval(red, M, N, out.p, dx.p, dy.p, de.p, untagged.view()),
+                    Contains("kops::cuda::eval: block_sparsity: this gradient with respect to a variable of the "
+                             "reduced axis (j rows) cannot tell whether an untagged structure describes its j rows"));
+  for (double v : out.to_host()) REQUIRE(v == 7.0);
+  st.axis = kops::sparsity_axis::i;
+  const device_structure tagged(st);
+  kops::cuda::eval(red, M, N, out.p, dx.p, dy.p, de.p, tagged.view());
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const auto got = out.to_host();
+  for (std::int64_t j = 0; j < N; ++j)
+    for (int c = 0; c < 3; ++c) {
+      double want = 0;
+      for (std::int64_t i = 0; i < M; ++i) {
+        if (!keep[i * N + j]) continue;
+        double r[3], r2 = 0;
+        for (int d = 0; d < 3; ++d) r[d] = px[i * 3 + d] - py[j * 3 + d], r2 += r[d] * r[d];
+        want += 2 * std::exp(-r2) * pe[i] * r[c];
+      }
+      REQUIRE(close(got[j * 3 + c], want, 1e-12));
     }
 }
 

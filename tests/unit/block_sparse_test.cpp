@@ -272,7 +272,9 @@ TEST_CASE("block_sparsity: gradients, with the transposed structure and through 
   const auto st = random_structure(M, N, 9);
   const kops::block_sparsity s = st.view();
   const auto keep = kept_mask(s, M, N);
-  const auto stt = kops::cluster::transpose(s, M, N);
+  // A gradient w.r.t. y (rows j) takes a structure only tagged with its axis.
+  auto stt = kops::cluster::transpose(s, M, N);
+  stt.axis = kops::sparsity_axis::j;
   {  // the transpose keeps the same pairs, seen from the j rows
     const auto keep_t = kept_mask(stt.view(), N, M);
     for (std::int64_t i = 0; i < M; ++i)
@@ -295,7 +297,7 @@ TEST_CASE("block_sparsity: gradients, with the transposed structure and through 
         REQUIRE(close(out[i * 3 + c], want, 1e-12));
       }
   }
-  SECTION("sum, w.r.t. y (rows j: the transposed structure)") {
+  SECTION("sum, w.r.t. y (rows j: the transposed structure, tagged j)") {
     std::vector<double> out(N * 3);
     kops::kokkos::eval(kops::grad(conv, y, e), M, N, out.data(), px.data(), py.data(), pb.data(), pe.data(),
                        stt.view());
@@ -350,10 +352,10 @@ TEST_CASE("block_sparsity: gradients, with the transposed structure and through 
     kops::kokkos::eval(conv, M, N, fwd_tag.data(), px.data(), py.data(), pb.data(), tagged_t.view());
     kops::kokkos::eval(conv, M, N, fwd.data(), px.data(), py.data(), pb.data(), s);
     for (std::int64_t i = 0; i < M; ++i) REQUIRE(close(fwd_tag[i], fwd[i], 1e-13));
-    // Untagged, the forward structure on the j rows is checked against N rows (here: too many).
+    // Untagged, a structure is refused by a gradient w.r.t. y (whatever its size).
     CHECK_THROWS_WITH(kops::kokkos::eval(kops::grad(conv, y, e), M, N, by_tag.data(), px.data(), py.data(),
                                          pb.data(), pe.data(), s),
-                      Contains("(axis j)"));
+                      Contains("cannot tell whether an untagged structure describes its j rows"));
   }
   SECTION("logsumexp, w.r.t. x") {
     constexpr auto e2 = kops::vi<2, 1>;
@@ -366,6 +368,96 @@ TEST_CASE("block_sparsity: gradients, with the transposed structure and through 
           if (keep[i * N + j]) want += -pe[i] * k(i, j, r) / std::exp(fwd[i]) * 2 * r[c];
         REQUIRE(close(out[i * 3 + c], want, 1e-11));
       }
+  }
+}
+
+// A cloud against itself (M = N): a structure of the forward call's i rows,
+// passed untagged to the gradient w.r.t. y (rows j), passes every size check
+// and, read as j rows, would reduce over the transposed pattern. It is refused
+// (as is the untagged transpose: kops cannot tell the two apart); tagged, each
+// gives the dense gradient restricted to the pattern.
+TEST_CASE("block_sparsity: M = N, an asymmetric structure, gradients w.r.t. a reduced-axis variable",
+          "[block_sparse][grad]") {
+  constexpr auto x = kops::vi<0, 3>;
+  constexpr auto y = kops::vj<1, 3>;
+  constexpr auto b = kops::vj<2, 1>;
+  constexpr auto e = kops::vi<3, 1>;
+  const std::int64_t M = 71, N = M;
+  const auto px = random_vector<double>(M * 3, 0, 1, 61), py = random_vector<double>(N * 3, 0, 1, 62);
+  const auto pb = random_vector<double>(N, -1, 1, 63), pe = random_vector<double>(M, -1, 1, 64);
+  const auto st = random_structure(M, N, 17, 20);
+  const auto keep = kept_mask(st.view(), M, N);
+  std::int64_t asymmetric = 0;
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j) asymmetric += keep[i * N + j] != keep[j * N + i];
+  REQUIRE(asymmetric > 0);
+  const auto conv = kops::sum_reduction(kops::exp(-kops::sqdist(x, y)) * b, kops::axis_j);
+  const auto gy = kops::grad(conv, y, e);
+  std::vector<double> want(N * 3, 0.0);  // the dense gradient w.r.t. y over the kept pairs
+  for (std::int64_t i = 0; i < M; ++i)
+    for (std::int64_t j = 0; j < N; ++j) {
+      if (!keep[i * N + j]) continue;
+      double r[3], r2 = 0;
+      for (int c = 0; c < 3; ++c) r[c] = px[i * 3 + c] - py[j * 3 + c], r2 += r[c] * r[c];
+      for (int c = 0; c < 3; ++c) want[j * 3 + c] += 2 * std::exp(-r2) * pb[j] * pe[i] * r[c];
+    }
+  auto run = [&](auto red, const kops::block_sparsity& s) {
+    std::vector<double> out(N * 3, 7.0);
+    kops::kokkos::eval(red, M, N, out.data(), px.data(), py.data(), pb.data(), pe.data(), s);
+    return out;
+  };
+  auto check = [&](const std::vector<double>& got) {
+    for (std::int64_t k = 0; k < N * 3; ++k) REQUIRE(close(got[k], want[k], 1e-12));
+  };
+  const auto stt = kops::cluster::transpose(st.view(), M, N);
+  SECTION("untagged: refused, the output untouched") {
+    std::vector<double> out(N * 3, 7.0);
+    for (const kops::block_sparsity s : {st.view(), stt.view()})
+      CHECK_THROWS_WITH(kops::kokkos::eval(gy, M, N, out.data(), px.data(), py.data(), pb.data(), pe.data(), s),
+                        Contains("kops::kokkos::eval: block_sparsity: this gradient with respect to a variable of "
+                                 "the reduced axis (j rows) cannot tell whether an untagged structure describes its "
+                                 "j rows or the i rows of the reduction it is the gradient of"));
+    for (double v : out) REQUIRE(v == 7.0);
+    // A two-pass gradient (logsumexp), a gradient of an axis_i reduction
+    // w.r.t. x, and a gradient of a gradient: the same refusal.
+    const auto lse = kops::logsumexp_reduction(-kops::sqdist(x, y), kops::axis_j);
+    CHECK_THROWS_WITH(kops::kokkos::eval(kops::grad(lse, y, kops::vi<2, 1>), M, N, out.data(), px.data(),
+                                         py.data(), pe.data(), st.view()),
+                      Contains("untagged structure describes its j rows"));
+    const auto conv_i = kops::sum_reduction(kops::exp(-kops::sqdist(x, y)) * kops::vi<2, 1>, kops::axis_i);
+    CHECK_THROWS_WITH(kops::kokkos::eval(kops::grad(conv_i, x, kops::vj<3, 1>), M, N, out.data(), px.data(),
+                                         py.data(), pb.data(), pe.data(), st.view()),
+                      Contains("untagged structure describes its i rows or the j rows"));
+    const std::vector<double> e2(N * 3, 0.5);
+    CHECK_THROWS_WITH(kops::kokkos::eval(kops::grad(gy, x, kops::vj<4, 3>), M, N, out.data(), px.data(), py.data(),
+                                         pb.data(), pe.data(), e2.data(), st.view()),
+                      Contains("untagged structure describes its i rows"));
+    for (double v : out) REQUIRE(v == 7.0);
+  }
+  SECTION("tagged: the forward structure (i rows) and its transpose (j rows) give the kept pairs' gradient") {
+    kops::cluster::structure tagged = st;
+    tagged.axis = kops::sparsity_axis::i;
+    check(run(gy, tagged.view()));
+    const auto tagged_t = kops::cluster::transpose(tagged.view(), M, N);
+    REQUIRE(tagged_t.axis == kops::sparsity_axis::j);
+    check(run(gy, tagged_t.view()));
+  }
+  SECTION("the forward call and the gradient w.r.t. x still take the untagged structure") {
+    std::vector<double> fwd(M), gx(M * 3);
+    kops::kokkos::eval(conv, M, N, fwd.data(), px.data(), py.data(), pb.data(), st.view());
+    kops::kokkos::eval(kops::grad(conv, x, e), M, N, gx.data(), px.data(), py.data(), pb.data(), pe.data(), st.view());
+    for (std::int64_t i = 0; i < M; ++i) {
+      double f = 0, g[3] = {0, 0, 0};
+      for (std::int64_t j = 0; j < N; ++j) {
+        if (!keep[i * N + j]) continue;
+        double r[3], r2 = 0;
+        for (int c = 0; c < 3; ++c) r[c] = px[i * 3 + c] - py[j * 3 + c], r2 += r[c] * r[c];
+        f += std::exp(-r2) * pb[j];
+        for (int c = 0; c < 3; ++c) g[c] += -2 * std::exp(-r2) * pb[j] * pe[i] * r[c];
+      }
+      REQUIRE(close(fwd[i], f, 1e-12));
+      for (int c = 0; c < 3; ++c) REQUIRE(close(gx[i * 3 + c], g[c], 1e-12));
+    }
   }
 }
 

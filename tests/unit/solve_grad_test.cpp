@@ -90,7 +90,7 @@ TEST_CASE("tied eval: the policies and a block-sparse structure reach both parts
   const kops::range all{0, n};
   const std::int64_t one = 1;
   kops::kokkos::eval(G, n, n, sparse.data(), p.data(), p.data(), pb.data(), pg.data(), pe.data(),
-                     kops::block_sparsity{&all, 1, &one, &all});
+                     kops::block_sparsity{&all, 1, &one, &all, kops::sparsity_axis::i});
   kops::kokkos::eval<kops::sum_scheme::kahan, kops::dtype_acc::float64>(G, n, n, kahan.data(), p.data(), p.data(),
                                                                         pb.data(), pg.data(), pe.data());
   for (std::size_t k = 0; k < dense.size(); ++k) {
@@ -100,6 +100,6 @@ TEST_CASE("tied eval: the policies and a block-sparse structure reach both parts
   // A structure that keeps nothing: both parts are empty sums, the sum is 0.
   const std::int64_t none = 0;
   kops::kokkos::eval(G, n, n, sparse.data(), p.data(), p.data(), pb.data(), pg.data(), pe.data(),
-                     kops::block_sparsity{&all, 1, &none, &all});
+                     kops::block_sparsity{&all, 1, &none, &all, kops::sparsity_axis::i});
   CHECK(std::all_of(sparse.begin(), sparse.end(), [](double v) { return v == 0; }));
 }

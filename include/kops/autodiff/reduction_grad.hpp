@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include <kops/autodiff/grad.hpp>
+#include <kops/reductions/chained.hpp>
 #include <kops/reductions/reduction.hpp>
 
 namespace kops {
@@ -24,8 +25,13 @@ namespace kops {
 /// component, w.r.t. row variables and parameters (per-row contributions).
 /// logsumexp and sumsoftmaxweight: see their headers (w.r.t. a variable of the
 /// reduced axis, two passes: reductions/chained.hpp).
-template <class Op, class F, class A, int Arity, class V, class E>
-constexpr auto grad(Reduction<Op, F, A, Arity> red, V, E) {
+///
+/// A gradient with respect to a variable of the reduced axis (and any gradient
+/// of one) is marked so (Reduction's ReducedAxisGradient): its rows are the
+/// axis red reduced over, and eval then takes a block_sparsity only tagged
+/// with the axis it describes (core/block_sparsity.hpp).
+template <class Op, class F, class A, int Arity, bool G, class V, class E>
+constexpr auto grad(Reduction<Op, F, A, Arity, G> red, V, E) {
   using R = decltype(red);
   static_assert(Variable<V>, "kops::grad: the second argument must be a variable (vi, vj or pm)");
   static_assert(Variable<E>, "kops::grad: the gradient input of a reduction must be a variable");
@@ -44,7 +50,7 @@ constexpr auto grad(Reduction<Op, F, A, Arity> red, V, E) {
     static_assert(differentiable,
                   "kops::grad: this reduction has no gradient (sum, min, max, argmin, argmax, "
                   "argkmin, logsumexp and sumsoftmaxweight do)");
-    if constexpr (differentiable) return Op::gradient(Rq{});
+    if constexpr (differentiable) return detail::mark_reduced_axis_gradient<G || Rq::reduced>(Op::gradient(Rq{}));
   }
 }
 

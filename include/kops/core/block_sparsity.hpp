@@ -18,10 +18,12 @@
 // an axis_i one). Tagged sparsity_axis::i or ::j, the structure says so
 // itself, and a reduction with rows of the other axis (a gradient with respect
 // to a reduced-axis variable, say) reduces over the same kept pairs: eval
-// transposes it (host work of the order of its size, at every call). Without
-// the tag, such a reduction needs kops::cluster::transpose of it. The passes of
-// a two-pass gradient that run on the other axis get the transpose from eval
-// in both cases.
+// transposes it (host work of the order of its size, at every call). An
+// untagged structure never silently changes meaning: a gradient with respect
+// to a reduced-axis variable (Reduction's ReducedAxisGradient) refuses one
+// (it could be the forward call's or its own rows' structure; with M = N no
+// size tells them apart): a kops::error that says to tag it. The passes of a
+// two-pass gradient that run on the other axis get the transpose from eval.
 #pragma once
 
 #include <cstdint>

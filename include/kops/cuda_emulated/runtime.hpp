@@ -45,6 +45,8 @@ enum cudaError {
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
+  cudaErrorHostMemoryAlreadyRegistered = 712,
+  cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
   cudaErrorUnknown = 999,
@@ -82,6 +84,7 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxRegistersPerMultiprocessor = 82,
   cudaDevAttrManagedMemory = 83,
+  cudaDevAttrPageableMemoryAccess = 88,
   cudaDevAttrConcurrentManagedAccess = 89,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
@@ -111,6 +114,28 @@ enum cudaMemPoolAttr {
 #define cudaEventDisableTiming 0x02
 #define cudaHostAllocDefault 0x00
 #define cudaMemAttachGlobal 0x01
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
+
+/// What memory a pointer is in (cudaPointerGetAttributes), with CUDA's values.
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3,
+};
+
+/// CUDA's cudaPointerAttributes (cudaPointerGetAttributes).
+struct cudaPointerAttributes {
+  enum cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
 
 struct CUstream_st {
   int device;
@@ -188,6 +213,15 @@ struct device_model {
 
 namespace detail {
 
+// The address a kernel parameter holds when it is an object pointer, else null.
+template <class T>
+const void* pointer_param(const T& v) {
+  if constexpr (std::is_pointer_v<T> && std::is_object_v<std::remove_pointer_t<T>>)
+    return const_cast<const void*>(static_cast<const volatile void*>(v));
+  else
+    return nullptr;
+}
+
 // A kernel parameter of type T read from the bytes at p (cudaLaunchKernel's
 // args[k]), whatever the type of the object there.
 template <class T>
@@ -198,10 +232,16 @@ T param_bytes(const void* p) {
   return v;
 }
 
+// What the emulator knows of a range of memory: an allocation of its own, or
+// host memory the caller registered (cudaHostRegister). A kernel may reach
+// every one of them (pinned host memory is mapped, as under the real
+// runtime's unified addressing); anything else is a fault (kernel_may_reach).
 struct allocation {
   std::size_t bytes;
-  int device;     // -1: host memory (cudaMallocHost)
+  int device;     // -1: host memory (cudaMallocHost, cudaHostAlloc, cudaHostRegister)
   bool managed;
+  bool registered = false;  // cudaHostRegister: the caller's memory, not freed here
+  int owner = 0;            // the device current at the allocation or registration
 };
 
 struct runtime_state {
@@ -262,6 +302,35 @@ inline cudaError_t check_stream(cudaStream_t st) {
   return cudaSuccess;
 }
 
+// The allocation or registered range with the greatest base <= p (that base
+// in `base`), or null: the one that holds p, if any does.
+inline const allocation* allocation_below(runtime_state& s, const void* p, std::uintptr_t& base) {
+  auto it = s.allocations.upper_bound(reinterpret_cast<std::uintptr_t>(p));
+  if (it == s.allocations.begin()) return nullptr;
+  --it;
+  base = it->first;
+  return &it->second;
+}
+
+// The allocation or registered range holding p, or null.
+inline const allocation* find_allocation(runtime_state& s, const void* p) {
+  std::uintptr_t base = 0;
+  const allocation* a = allocation_below(s, p, base);
+  return a != nullptr && reinterpret_cast<std::uintptr_t>(p) - base < a->bytes ? a : nullptr;
+}
+
+// Whether a kernel may reach p: inside, or one past the end of, memory the
+// emulator knows (device, managed, pinned or registered host memory). Null
+// is left to the kernel (it faults only if it dereferences it).
+inline bool kernel_may_reach(const void* p) {
+  if (p == nullptr) return true;
+  runtime_state& s = state();
+  std::lock_guard<std::mutex> lock(s.m);
+  std::uintptr_t base = 0;
+  const allocation* a = allocation_below(s, p, base);
+  return a != nullptr && reinterpret_cast<std::uintptr_t>(p) - base <= a->bytes;
+}
+
 // The device allocation holding [p, p + bytes), or null.
 inline const allocation* find_device_range(runtime_state& s, const void* p, std::size_t bytes) {
   const auto a = reinterpret_cast<std::uintptr_t>(p);
@@ -296,7 +365,7 @@ inline cudaError_t allocate(void** p, std::size_t bytes, int device, bool manage
   void* q = nullptr;
   if (::posix_memalign(&q, 256, bytes) != 0 || q == nullptr) return result(cudaErrorMemoryAllocation);
   std::lock_guard<std::mutex> lock(s.m);
-  s.allocations[reinterpret_cast<std::uintptr_t>(q)] = allocation{bytes, device, managed};
+  s.allocations[reinterpret_cast<std::uintptr_t>(q)] = allocation{bytes, device, managed, false, current_device()};
   if (device >= 0) {
     s.used[device] += bytes;
     CUmemPoolHandle_st& pool = s.pools[device];
@@ -314,7 +383,8 @@ inline cudaError_t release(void* p, bool host) {
   {
     std::lock_guard<std::mutex> lock(s.m);
     auto it = s.allocations.find(reinterpret_cast<std::uintptr_t>(p));
-    if (it == s.allocations.end() || (it->second.device < 0) != host) return result(cudaErrorInvalidValue);
+    if (it == s.allocations.end() || (it->second.device < 0) != host || it->second.registered)
+      return result(cudaErrorInvalidValue);
     if (it->second.device >= 0) {
       s.used[it->second.device] -= it->second.bytes;
       s.pools[it->second.device].used -= it->second.bytes;
@@ -451,6 +521,7 @@ inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int d
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = int(m::shared_per_sm); break;
     case cudaDevAttrMaxRegistersPerMultiprocessor: *value = m::registers_per_sm; break;
     case cudaDevAttrManagedMemory: *value = 1; break;
+    case cudaDevAttrPageableMemoryAccess: *value = 0; break;  // no HMM: a kernel faults on pageable memory
     case cudaDevAttrConcurrentManagedAccess: *value = 1; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = int(m::shared_per_block_optin); break;
     case cudaDevAttrMaxBlocksPerMultiprocessor: *value = m::max_blocks_per_sm; break;
@@ -531,6 +602,8 @@ inline const char* cudaGetErrorName(cudaError_t e) {
     KOPS_EMULATED_ERROR_NAME(cudaErrorNotReady)
     KOPS_EMULATED_ERROR_NAME(cudaErrorIllegalAddress)
     KOPS_EMULATED_ERROR_NAME(cudaErrorLaunchOutOfResources)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorHostMemoryAlreadyRegistered)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorHostMemoryNotRegistered)
     KOPS_EMULATED_ERROR_NAME(cudaErrorLaunchFailure)
     KOPS_EMULATED_ERROR_NAME(cudaErrorNotSupported)
     KOPS_EMULATED_ERROR_NAME(cudaErrorUnknown)
@@ -555,6 +628,8 @@ inline const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
+    case cudaErrorHostMemoryAlreadyRegistered: return "part or all of the requested memory range is already mapped";
+    case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorUnknown: return "unknown error";
@@ -586,6 +661,56 @@ cudaError_t cudaMallocHost(T** p, std::size_t bytes) {
   return cudaMallocHost(reinterpret_cast<void**>(p), bytes);
 }
 inline cudaError_t cudaHostAlloc(void** p, std::size_t bytes, unsigned) { return cudaMallocHost(p, bytes); }
+// cudaHostRegister(p, bytes, flags): the caller's host memory [p, p + bytes)
+// becomes reachable by kernels (mapped, at the same address, as under unified
+// addressing); cudaHostUnregister(p) undoes it. A range that overlaps one
+// already known: cudaErrorHostMemoryAlreadyRegistered.
+inline cudaError_t cudaHostRegister(void* p, std::size_t bytes, unsigned flags) {
+  namespace e = kops::cuda_emulated::detail;
+  if (p == nullptr || bytes == 0 || (flags & ~0x0fu) != 0) return e::result(cudaErrorInvalidValue);
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  const auto next = s.allocations.lower_bound(a);  // the first range from p on
+  if (e::find_allocation(s, p) != nullptr || (next != s.allocations.end() && next->first - a < bytes))
+    return e::result(cudaErrorHostMemoryAlreadyRegistered);
+  s.allocations[a] = e::allocation{bytes, -1, false, true, e::current_device()};
+  return cudaSuccess;
+}
+inline cudaError_t cudaHostUnregister(void* p) {
+  namespace e = kops::cuda_emulated::detail;
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  auto it = s.allocations.find(reinterpret_cast<std::uintptr_t>(p));
+  if (p == nullptr || it == s.allocations.end() || !it->second.registered)
+    return e::result(cudaErrorHostMemoryNotRegistered);
+  s.allocations.erase(it);
+  return cudaSuccess;
+}
+
+/// cudaPointerGetAttributes(attr, p), from the emulator's table of memory:
+/// device memory (device, devicePointer), managed (both pointers), pinned or
+/// registered host memory (cudaMemoryTypeHost, both pointers: mapped), and
+/// anything else cudaMemoryTypeUnregistered (device -2, hostPointer p, no
+/// devicePointer: what a kernel cannot reach).
+inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attr, const void* p) {
+  namespace e = kops::cuda_emulated::detail;
+  if (attr == nullptr) return e::result(cudaErrorInvalidValue);
+  void* q = const_cast<void*>(p);
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  const e::allocation* a = e::find_allocation(s, p);
+  if (a == nullptr) {
+    *attr = cudaPointerAttributes{cudaMemoryTypeUnregistered, -2, nullptr, q, {}};
+  } else if (a->device < 0) {
+    *attr = cudaPointerAttributes{cudaMemoryTypeHost, a->owner, q, q, {}};
+  } else {
+    *attr = cudaPointerAttributes{a->managed ? cudaMemoryTypeManaged : cudaMemoryTypeDevice, a->device, q,
+                                  a->managed ? q : nullptr, {}};
+  }
+  return cudaSuccess;
+}
+
 inline cudaError_t cudaFree(void* p) { return kops::cuda_emulated::detail::release(p, false); }
 inline cudaError_t cudaFreeHost(void* p) { return kops::cuda_emulated::detail::release(p, true); }
 
@@ -871,6 +996,12 @@ cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void**
   call c{kernel, [&]<std::size_t... I>(std::index_sequence<I...>) {
            return params_t{e::param_bytes<std::remove_cvref_t<P>>(args[I])...};
          }(std::index_sequence_for<P...>{})};
+  // A pointer parameter into memory no kernel may reach (pageable host
+  // memory, say): the fault a GPU would raise, cudaErrorIllegalAddress, and
+  // the kernel does not run.
+  const bool reachable =
+      std::apply([](const auto&... v) { return (e::kernel_may_reach(e::pointer_param(v)) && ...); }, c.params);
+  if (!reachable) return e::result(cudaErrorIllegalAddress);
   return e::launch(reinterpret_cast<const void*>(kernel), grid, block, shared, stream, &call::run, &c);
 }
 

@@ -25,6 +25,8 @@
 //     BatchedBackend      + launch_batched, sum_batches   (takes kops::batch)
 //     OutputChunkedBackend  output_chunk_min_dim and output_chunk, both or neither
 //     OwnCallBackend      own_call, call: the whole checked call (eval_host)
+//     PointerCheckingBackend  check_pointers, before the call (kops::cuda::eval:
+//                         the arrays are device memory)
 //
 // A pass's form, pass_form<Ranged, Batched>, picks the one launch it runs
 // (launch, launch_ranged or launch_batched). A 16-bit call's two-pass
@@ -470,10 +472,13 @@ constexpr category sparsity_rows(const block_sparsity& s, category rows) {
   return s.axis == sparsity_axis::i ? category::i : s.axis == sparsity_axis::j ? category::j : rows;
 }
 
-// check_sparsity of s passed with Red (M i rows, N j rows), against the axis it describes.
+// check_sparsity of s passed with Red (M i rows, N j rows), against the axis
+// it describes; with a gradient w.r.t. a reduced-axis variable, s tagged first.
 template <class Red>
 [[nodiscard]] bool check_sparsity_for(const char* where, const block_sparsity& s, std::int64_t M, std::int64_t N,
                                       message* keep = nullptr) {
+  if constexpr (reduced_axis_gradient_v<Red>)
+    if (!check_sparsity_tagged(where, s, Red::row_cat == category::i ? "i" : "j", keep)) return false;
   const bool rows_i = sparsity_rows(s, Red::row_cat) == category::i;
   return check_sparsity(where, s, rows_i ? M : N, rows_i ? N : M, rows_i ? "i" : "j", keep);
 }
@@ -637,6 +642,13 @@ concept OwnCallBackend =
       { be.template call<protocol_probe, protocol_probe, false, false>(m, m, out, ptrs, f) } -> std::same_as<bool>;
     };
 
+// A backend whose pointers must be of some kind of memory checks them before
+// the call: be.check_pointers<Red>(M, N, out, ptrs), false after a report.
+template <class Be>
+concept PointerCheckingBackend = requires(Be& be, std::int64_t m, float* out, const float* const* ptrs) {
+  { be.template check_pointers<protocol_probe>(m, m, out, ptrs) } -> std::same_as<bool>;
+};
+
 // What eval_call takes: be.where, Be::option_types (a kops::type_list of the
 // trailing options it takes), made from (where, option_set<its options...>),
 // and either its own call or passes (Backend; RangedBackend and
@@ -691,6 +703,8 @@ template <class Be, class Pol, class Red, bool Ranged, bool Batched, class Opts,
 void run_entry(const char* where, const Opts& opts, std::int64_t M, std::int64_t N, Out* out, const T* const* ptrs,
                const call_form& form) {
   Be be(where, opts);
+  if constexpr (PointerCheckingBackend<Be>)
+    if (!be.template check_pointers<Red>(M, N, out, ptrs)) return;
   if constexpr (OwnCallBackend<Be>)
     (void)be.template call<Pol, Red, Ranged, Batched>(M, N, out, ptrs, form);
   else

@@ -20,17 +20,39 @@ inline std::int64_t sparsity_intervals(const block_sparsity& s) {
   return s.row_blocks > 0 && s.slices ? s.slices[s.row_blocks - 1] : 0;
 }
 
+// A failed check's message: reported (kops::error or the handler), or, with
+// `keep`, left there unreported (kops::mpi agrees on it first). False.
+inline bool reject_sparsity(message m, message* keep) {
+  if (!keep) return report(m);
+  *keep = static_cast<message&&>(m);
+  return false;
+}
+
+// True when s may be passed with a reduction that is a gradient with respect
+// to a variable of a reduced axis (reduced_axis_gradient_v) and has `rows`
+// rows (i or j): s is tagged with the axis it describes. Untagged, s could
+// describe the gradient's rows or those of the reduction it is the gradient
+// of (the other axis), and with M = N nothing else tells them apart: refused
+// (reject_sparsity), never guessed.
+inline bool check_sparsity_tagged(const char* where, const block_sparsity& s, const char* rows,
+                                  message* keep = nullptr) {
+  if (s.axis != sparsity_axis::output) return true;
+  const char* other = rows[0] == 'i' ? "j" : "i";
+  return reject_sparsity(
+      format("%s: block_sparsity: this gradient with respect to a variable of the reduced axis (%s rows) cannot "
+             "tell whether an untagged structure describes its %s rows or the %s rows of the reduction it is the "
+             "gradient of, expected a structure tagged with its axis (kops::sparsity_axis::%s for one of that "
+             "reduction's rows, which eval transposes, or ::%s), given sparsity_axis::output",
+             where, rows, rows, other, other, rows),
+      keep);
+}
+
 // True when s is valid for `rows` output rows over `cols` terms (see
-// core/block_sparsity.hpp); else reported (kops::error or the handler), or,
-// with `keep`, the message left there unreported (kops::mpi agrees on it
-// first), and false. `axis` names the output rows' axis in messages.
+// core/block_sparsity.hpp); else reject_sparsity (reported, or left in
+// `keep`) and false. `axis` names the output rows' axis in messages.
 inline bool check_sparsity(const char* where, const block_sparsity& s, std::int64_t rows, std::int64_t cols,
                            const char* axis, message* keep = nullptr) {
-  auto bad = [keep](message m) {
-    if (!keep) return report(m);
-    *keep = static_cast<message&&>(m);
-    return false;
-  };
+  auto bad = [keep](message m) { return reject_sparsity(static_cast<message&&>(m), keep); };
   if (s.row_blocks < 0)
     return bad(format("%s: block_sparsity: row_blocks = %lld is negative", where, (long long)s.row_blocks));
   if (s.row_blocks == 0) return true;

@@ -38,10 +38,25 @@ struct Chained : reduction_node {
   static constexpr int nargs = Second::nargs - 1;
   using signature = decltype(detail::merged_signature<First, Second>(std::make_integer_sequence<int, nargs>{}));
   static constexpr bool no_work = false;
+  // Its rows are Second's: so is what an untagged block_sparsity would mean.
+  static constexpr bool reduced_axis_gradient = reduced_axis_gradient_v<Second>;
   static_assert(First::nargs == nargs, "kops: internal error, a chained reduction's passes disagree on the arguments");
 };
 
 template <class R> inline constexpr bool is_chained_v = false;
 template <class F, class S> inline constexpr bool is_chained_v<Chained<F, S>> = true;
+
+namespace detail {
+// R (a Reduction or a Chained pair) marked a gradient with respect to a
+// variable of a reduced axis when Marked (Reduction's ReducedAxisGradient).
+template <bool Marked, class Op, class F, class A, int Arity, bool G>
+constexpr auto mark_reduced_axis_gradient(Reduction<Op, F, A, Arity, G>) {
+  return Reduction<Op, F, A, Arity, G || Marked>{};
+}
+template <bool Marked, class First, class Second>
+constexpr auto mark_reduced_axis_gradient(Chained<First, Second>) {
+  return Chained<First, decltype(mark_reduced_axis_gradient<Marked>(Second{}))>{};
+}
+} // namespace detail
 
 } // namespace kops

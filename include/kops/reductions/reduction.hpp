@@ -59,7 +59,14 @@ struct pad_signature<type_list<S...>, N> {
 /// Arity: the number of arguments eval takes, when larger than what F reads
 /// (a gradient keeps the arguments of the formula it came from, even those that
 /// simplification removed).
-template <class Op, Formula F, Axis A, int Arity = 0>
+///
+/// ReducedAxisGradient: a gradient (kops::grad) taken, at some step of its
+/// derivation, with respect to a variable of the reduced axis: its rows belong
+/// to the axis that the reduction it came from reduced over, so an untagged
+/// block_sparsity (sparsity_axis::output) could mean its own rows or those of
+/// the forward call; eval refuses one rather than guess (detail/dispatch.hpp,
+/// check_sparsity_for).
+template <class Op, Formula F, Axis A, int Arity = 0, bool ReducedAxisGradient = false>
 struct Reduction : reduction_node {
   using op = Op;
   using formula = F;
@@ -73,7 +80,16 @@ struct Reduction : reduction_node {
   static constexpr int nargs = signature::size;
   // A sum of the zero formula is zero whatever the sizes: backends skip the loop.
   static constexpr bool no_work = is_zero_v<F> && requires { Op::zero_of_zero; };
+  static constexpr bool reduced_axis_gradient = ReducedAxisGradient;
 };
+
+/// Whether R (a reduction, a Chained pair or a pass of one) is a gradient with
+/// respect to a variable of a reduced axis: see Reduction's ReducedAxisGradient.
+template <class R>
+inline constexpr bool reduced_axis_gradient_v = [] {
+  if constexpr (requires { R::reduced_axis_gradient; }) return bool(R::reduced_axis_gradient);
+  else return false;
+}();
 
 /// The output row stride of a reduction (or pass): its dim, or, for a pass
 /// that writes a slice of wider rows (output chunking, detail/dispatch.hpp),

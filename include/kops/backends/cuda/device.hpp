@@ -83,6 +83,7 @@ inline void keep_pool_memory(int device) noexcept {
 struct device_facts {
   int sms = 0;                  // cudaDevAttrMultiProcessorCount
   bool memory_pools = false;    // cudaMallocAsync / cudaFreeAsync supported
+  bool pageable_memory = false; // cudaDevAttrPageableMemoryAccess: kernels read malloc'd host memory (HMM, ATS)
 };
 
 // Per-device caches: one atomic word per device id below this bound (0 = not
@@ -98,11 +99,11 @@ inline constexpr int cached_devices = 64;
 // there (every allocating path asks for the facts first). Into `f`; false when
 // a query fails (reported, as by check).
 [[nodiscard]] inline bool facts_of(int device, const char* where, device_facts& f) {
-  static int cache[cached_devices];  // (sms << 1 | pools) + 1
+  static int cache[cached_devices];  // (sms << 2 | pageable << 1 | pools) + 1
   const bool cached = device >= 0 && device < cached_devices;
   if (cached) {
     if (const int w = __atomic_load_n(&cache[device], __ATOMIC_RELAXED); w != 0) {
-      f = {(w - 1) >> 1, ((w - 1) & 1) != 0};
+      f = {(w - 1) >> 2, ((w - 1) & 1) != 0, ((w - 1) & 2) != 0};
       return true;
     }
   }
@@ -115,8 +116,15 @@ inline constexpr int cached_devices = 64;
              "querying memory-pool support"))
     return false;
   f.memory_pools = pools != 0;
+  int pageable = 0;
+  if (!check(cudaDeviceGetAttribute(&pageable, cudaDevAttrPageableMemoryAccess, device), where,
+             "querying access to pageable host memory"))
+    return false;
+  f.pageable_memory = pageable != 0;
   if (f.memory_pools) keep_pool_memory(device);
-  if (cached) __atomic_store_n(&cache[device], ((f.sms << 1) | int(f.memory_pools)) + 1, __ATOMIC_RELAXED);
+  if (cached)
+    __atomic_store_n(&cache[device], ((f.sms << 2) | (int(f.pageable_memory) << 1) | int(f.memory_pools)) + 1,
+                     __ATOMIC_RELAXED);
   return true;
 }
 

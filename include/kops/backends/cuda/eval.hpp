@@ -17,6 +17,7 @@
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/launch.hpp>
 #include <kops/backends/cuda/options.hpp>
+#include <kops/backends/cuda/pointers.hpp>
 #include <kops/backends/cuda/ranges.hpp>
 #include <kops/core/batch.hpp>
 #include <kops/core/block_sparsity.hpp>
@@ -44,6 +45,13 @@ struct device_backend {
   device_backend(const char* w, const kops::detail::option_set<options, block_sparsity, batch>& o)
       : where(w), opts(kops::detail::get_option<options>(o)) {}
   device_backend(const char* w, const options& o) : where(w), opts(o) {}
+
+  // The user's pointers reach opts.device (pointers.hpp), before any work.
+  template <class Red, class T, class Out>
+  bool check_pointers(std::int64_t M, std::int64_t N, const Out* out, const T* const* ptrs) {
+    device_guard guard(opts.device, where);
+    return guard.ok() && check_device_pointers<Red>(where, M, N, out, ptrs);
+  }
 
   // A block-sparsity structure is in device memory: copied to the host (for
   // its checks and the tasks) on opts.stream, on opts.device.
@@ -155,8 +163,9 @@ template <class Pol, class Red, class T, class Out>
 /// returns; `out` is ready once the stream is synchronised, and the inputs must
 /// stay valid until then. Launch errors throw kops::cuda_error at once; faults
 /// inside the kernels surface at the next synchronising CUDA call, as usual.
-/// Bad input (negative sizes, null pointers, an output overlapping an input)
-/// throws kops::error. Without exceptions (-fno-exceptions, KOPS_NO_EXCEPTIONS)
+/// Bad input (negative sizes, null pointers, an output overlapping an input,
+/// an array in host memory the GPU cannot reach: pointers.hpp) throws
+/// kops::error. Without exceptions (-fno-exceptions, KOPS_NO_EXCEPTIONS)
 /// both go to the kops::set_error_handler handler instead and eval returns at
 /// once: after bad input nothing is queued and `out` is untouched.
 ///

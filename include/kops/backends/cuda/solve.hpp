@@ -21,6 +21,7 @@
 #include <kops/backends/cuda/eval.hpp>
 #include <kops/backends/cuda/host.hpp>
 #include <kops/backends/cuda/options.hpp>
+#include <kops/backends/cuda/pointers.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/solve/solve_call.hpp>
 #include <kops/solve/cg.hpp>
@@ -235,6 +236,8 @@ struct device_solver : solver_base {
     device_guard guard(opts.device, where);
     if (!guard.ok()) return solve_result{};
     if (plan.n == 0) return kops::detail::nothing_to_solve(plan);
+    if (!check_device_pointers<Red>(where, M, N, a, ptrs, "solution", "kops::cuda::solve_host"))
+      return solve_result{};
     solve_result res;
     if (!run_solve<kops::detail::policy_of_t<Policy...>, Red, V, Ranged>(plan, alpha, M, N, a, ptrs, opts, where,
                                                                         res, s))
