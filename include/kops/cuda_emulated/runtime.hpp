@@ -19,13 +19,16 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include <kops/cuda_emulated/scheduler.hpp>
 
@@ -42,6 +45,7 @@ enum cudaError {
   cudaErrorNoDevice = 100,
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidResourceHandle = 400,
+  cudaErrorIllegalState = 401,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
   cudaErrorLaunchOutOfResources = 701,
@@ -49,6 +53,9 @@ enum cudaError {
   cudaErrorHostMemoryNotRegistered = 713,
   cudaErrorLaunchFailure = 719,
   cudaErrorNotSupported = 801,
+  cudaErrorStreamCaptureUnsupported = 900,
+  cudaErrorStreamCaptureInvalidated = 901,
+  cudaErrorStreamCaptureWrongThread = 908,
   cudaErrorUnknown = 999,
 };
 typedef enum cudaError cudaError_t;
@@ -137,9 +144,29 @@ struct cudaPointerAttributes {
   long reserved[8];
 };
 
+struct CUgraph_st;
+struct CUgraphExec_st;
+typedef CUgraph_st* cudaGraph_t;
+typedef CUgraphExec_st* cudaGraphExec_t;
+
+/// Stream capture (CUDA Graphs), with CUDA's values.
+enum cudaStreamCaptureMode {
+  cudaStreamCaptureModeGlobal = 0,
+  cudaStreamCaptureModeThreadLocal = 1,
+  cudaStreamCaptureModeRelaxed = 2,
+};
+enum cudaStreamCaptureStatus {
+  cudaStreamCaptureStatusNone = 0,
+  cudaStreamCaptureStatusActive = 1,
+  cudaStreamCaptureStatusInvalidated = 2,
+};
+
 struct CUstream_st {
   int device;
   unsigned flags;
+  CUgraph_st* capture = nullptr;  // the graph being captured (cudaStreamBeginCapture), or null
+  bool capture_invalid = false;   // a forbidden call during the capture: EndCapture fails
+  cudaStreamCaptureMode capture_mode = cudaStreamCaptureModeGlobal;
 };
 struct CUevent_st {
   std::chrono::steady_clock::time_point time;
@@ -255,6 +282,7 @@ struct runtime_state {
   std::size_t used[64] = {};
   CUmemPoolHandle_st pools[64] = {};
   std::recursive_mutex launch;  // one kernel at a time, process-wide
+  std::set<cudaStream_t> capturing;  // streams between cudaStreamBeginCapture and EndCapture
 };
 
 inline runtime_state& state() {
@@ -395,7 +423,8 @@ inline cudaError_t release(void* p, bool host) {
   return cudaSuccess;
 }
 
-inline cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+// (run false: the checks only, for a copy recorded into a captured graph.)
+inline cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, bool run = true) {
   if (bytes == 0) return cudaSuccess;
   if (dst == nullptr || src == nullptr) return result(cudaErrorInvalidValue);
   if (int(kind) < 0 || int(kind) > 4) return result(cudaErrorInvalidMemcpyDirection);
@@ -412,18 +441,18 @@ inline cudaError_t copy(void* dst, const void* src, std::size_t bytes, cudaMemcp
         return result(cudaErrorInvalidValue);
     }
   }
-  std::memmove(dst, src, bytes);
+  if (run) std::memmove(dst, src, bytes);
   return cudaSuccess;
 }
 
-inline cudaError_t fill(void* dst, int value, std::size_t bytes) {
+inline cudaError_t fill(void* dst, int value, std::size_t bytes, bool run = true) {
   if (bytes == 0) return cudaSuccess;
   runtime_state& s = state();
   {
     std::lock_guard<std::mutex> lock(s.m);
     if (find_device_range(s, dst, bytes) == nullptr) return result(cudaErrorInvalidValue);
   }
-  std::memset(dst, value, bytes);
+  if (run) std::memset(dst, value, bytes);
   return cudaSuccess;
 }
 
@@ -434,9 +463,8 @@ inline int max_dynamic_shared_of(const void* kernel) {
   return it == s.max_dynamic_shared.end() ? int(device_model::shared_per_block) : it->second;
 }
 
-// The checks a GPU makes of a launch configuration, then the blocks in turn.
-inline cudaError_t launch(const void* kernel, dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream,
-                          void (*body)(void*), void* arg) {
+// The checks a GPU makes of a launch configuration.
+inline cudaError_t check_launch(const void* kernel, dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream) {
   if (block.x == 0 || block.y == 0 || block.z == 0 || block.x > 1024 || block.y > 1024 || block.z > 64 ||
       std::uint64_t(block.x) * block.y * block.z > std::uint64_t(device_model::max_threads_per_block))
     return result(cudaErrorInvalidConfiguration);
@@ -445,7 +473,13 @@ inline cudaError_t launch(const void* kernel, dim3 grid, dim3 block, std::size_t
   if (shared > std::size_t(max_dynamic_shared_of(kernel))) return result(cudaErrorInvalidValue);
   if (const cudaError_t e = check_stream(stream); e != cudaSuccess) return result(e);
   if (running_block() != nullptr) return result(cudaErrorNotSupported);  // no dynamic parallelism
+  return cudaSuccess;
+}
 
+// The checks of a launch, then its blocks in turn.
+inline cudaError_t launch(const void* kernel, dim3 grid, dim3 block, std::size_t shared, cudaStream_t stream,
+                          void (*body)(void*), void* arg) {
+  if (const cudaError_t e = check_launch(kernel, grid, block, shared, stream); e != cudaSuccess) return e;
   std::lock_guard<std::recursive_mutex> lock(state().launch);
   block_runner& r = block_runner::get();
   r.body = body;
@@ -469,8 +503,85 @@ inline cudaError_t launch(const void* kernel, dim3 grid, dim3 block, std::size_t
   return cudaSuccess;
 }
 
+// A captured operation, run at each cudaGraphLaunch on the launch's stream.
+using graph_node = std::function<cudaError_t(cudaStream_t)>;
+
+// What a captured cudaMallocAsync allocated: the graph's, and its instances',
+// for as long as any of them lives (a graph's memory nodes hold their memory
+// between launches, as CUDA's graph memory pools do).
+struct graph_memory {
+  std::vector<void*> blocks;
+  bool owns(const void* p) const { return std::find(blocks.begin(), blocks.end(), p) != blocks.end(); }
+  graph_memory() = default;
+  graph_memory(const graph_memory&) = delete;
+  graph_memory& operator=(const graph_memory&) = delete;
+  ~graph_memory() {
+    for (void* p : blocks) (void)release(p, false);
+  }
+};
+
 } // namespace detail
 } // namespace kops::cuda_emulated
+
+/// A graph captured from a stream (cudaStreamBeginCapture .. EndCapture): its
+/// operations in the order they were queued (one stream: a chain).
+struct CUgraph_st {
+  std::vector<kops::cuda_emulated::detail::graph_node> nodes;
+  std::shared_ptr<kops::cuda_emulated::detail::graph_memory> memory =
+      std::make_shared<kops::cuda_emulated::detail::graph_memory>();
+};
+/// An instantiated graph (cudaGraphInstantiate): a copy of its nodes.
+struct CUgraphExec_st {
+  std::vector<kops::cuda_emulated::detail::graph_node> nodes;
+  std::shared_ptr<kops::cuda_emulated::detail::graph_memory> memory;
+};
+
+namespace kops::cuda_emulated::detail {
+
+// The graph that work queued on st joins: its capture, or null (the work runs now).
+inline CUgraph_st* capture_of(cudaStream_t st) {
+  if (st == nullptr || st == cudaStreamLegacy || st == cudaStreamPerThread) return nullptr;
+  runtime_state& s = state();
+  std::lock_guard<std::mutex> lock(s.m);
+  return s.streams.count(st) != 0 ? st->capture : nullptr;
+}
+
+// Appends an operation to st's capture.
+inline cudaError_t record(cudaStream_t st, graph_node node) {
+  runtime_state& s = state();
+  std::lock_guard<std::mutex> lock(s.m);
+  st->capture->nodes.push_back(std::move(node));
+  return cudaSuccess;
+}
+
+// A call that a capture in global or thread-local mode forbids, because it
+// would wait for or allocate behind the captured work (cudaMalloc, cudaFree,
+// cudaMemcpy, cudaDeviceSynchronize ...): every such capture is invalidated
+// and the call fails with cudaErrorStreamCaptureUnsupported, as CUDA answers.
+// cudaSuccess when no such capture is open.
+inline cudaError_t unsafe_during_capture() {
+  runtime_state& s = state();
+  std::lock_guard<std::mutex> lock(s.m);
+  bool any = false;
+  for (cudaStream_t st : s.capturing)
+    if (st->capture_mode != cudaStreamCaptureModeRelaxed) {
+      st->capture_invalid = true;
+      any = true;
+    }
+  return any ? result(cudaErrorStreamCaptureUnsupported) : cudaSuccess;
+}
+
+// A wait on a stream under capture (cudaStreamSynchronize, cudaStreamQuery):
+// invalidates it and fails; cudaSuccess when st is not capturing.
+inline cudaError_t wait_on_capture(cudaStream_t st) {
+  if (capture_of(st) == nullptr) return cudaSuccess;
+  runtime_state& s = state();
+  std::lock_guard<std::mutex> lock(s.m);
+  st->capture_invalid = true;
+  return result(cudaErrorStreamCaptureUnsupported);
+}
+
+} // namespace kops::cuda_emulated::detail
 
 // ------------------------------------------------------------------ devices --
 
@@ -565,7 +676,7 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   return cudaSuccess;
 }
 
-inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaDeviceSynchronize() { return kops::cuda_emulated::detail::unsafe_during_capture(); }
 inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
 
 inline cudaError_t cudaDriverGetVersion(int* v) {
@@ -606,6 +717,10 @@ inline const char* cudaGetErrorName(cudaError_t e) {
     KOPS_EMULATED_ERROR_NAME(cudaErrorHostMemoryNotRegistered)
     KOPS_EMULATED_ERROR_NAME(cudaErrorLaunchFailure)
     KOPS_EMULATED_ERROR_NAME(cudaErrorNotSupported)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorIllegalState)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorStreamCaptureUnsupported)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorStreamCaptureInvalidated)
+    KOPS_EMULATED_ERROR_NAME(cudaErrorStreamCaptureWrongThread)
     KOPS_EMULATED_ERROR_NAME(cudaErrorUnknown)
 #undef KOPS_EMULATED_ERROR_NAME
   }
@@ -632,6 +747,11 @@ inline const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorHostMemoryNotRegistered: return "pointer does not correspond to a registered memory region";
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorIllegalState: return "the resource is in an invalid state";
+    case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
+    case cudaErrorStreamCaptureWrongThread:
+      return "attempt to terminate a thread-local capture sequence from another thread";
     case cudaErrorUnknown: return "unknown error";
   }
   return "unknown error";
@@ -640,6 +760,7 @@ inline const char* cudaGetErrorString(cudaError_t e) {
 // ------------------------------------------------------------------- memory --
 
 inline cudaError_t cudaMalloc(void** p, std::size_t bytes) {
+  if (const cudaError_t c = kops::cuda_emulated::detail::unsafe_during_capture(); c != cudaSuccess) return c;
   return kops::cuda_emulated::detail::allocate(p, bytes, kops::cuda_emulated::detail::current_device(), false);
 }
 template <class T>
@@ -647,6 +768,7 @@ cudaError_t cudaMalloc(T** p, std::size_t bytes) {
   return cudaMalloc(reinterpret_cast<void**>(p), bytes);
 }
 inline cudaError_t cudaMallocManaged(void** p, std::size_t bytes, unsigned = cudaMemAttachGlobal) {
+  if (const cudaError_t c = kops::cuda_emulated::detail::unsafe_during_capture(); c != cudaSuccess) return c;
   return kops::cuda_emulated::detail::allocate(p, bytes, kops::cuda_emulated::detail::current_device(), true);
 }
 template <class T>
@@ -654,6 +776,7 @@ cudaError_t cudaMallocManaged(T** p, std::size_t bytes, unsigned flags = cudaMem
   return cudaMallocManaged(reinterpret_cast<void**>(p), bytes, flags);
 }
 inline cudaError_t cudaMallocHost(void** p, std::size_t bytes) {
+  if (const cudaError_t c = kops::cuda_emulated::detail::unsafe_during_capture(); c != cudaSuccess) return c;
   return kops::cuda_emulated::detail::allocate(p, bytes, -1, false);
 }
 template <class T>
@@ -667,6 +790,7 @@ inline cudaError_t cudaHostAlloc(void** p, std::size_t bytes, unsigned) { return
 // already known: cudaErrorHostMemoryAlreadyRegistered.
 inline cudaError_t cudaHostRegister(void* p, std::size_t bytes, unsigned flags) {
   namespace e = kops::cuda_emulated::detail;
+  if (const cudaError_t c = kops::cuda_emulated::detail::unsafe_during_capture(); c != cudaSuccess) return c;
   if (p == nullptr || bytes == 0 || (flags & ~0x0fu) != 0) return e::result(cudaErrorInvalidValue);
   auto& s = e::state();
   std::lock_guard<std::mutex> lock(s.m);
@@ -679,6 +803,7 @@ inline cudaError_t cudaHostRegister(void* p, std::size_t bytes, unsigned flags) 
 }
 inline cudaError_t cudaHostUnregister(void* p) {
   namespace e = kops::cuda_emulated::detail;
+  if (const cudaError_t c = kops::cuda_emulated::detail::unsafe_during_capture(); c != cudaSuccess) return c;
   auto& s = e::state();
   std::lock_guard<std::mutex> lock(s.m);
   auto it = s.allocations.find(reinterpret_cast<std::uintptr_t>(p));
@@ -711,13 +836,26 @@ inline cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attr, const v
   return cudaSuccess;
 }
 
-inline cudaError_t cudaFree(void* p) { return kops::cuda_emulated::detail::release(p, false); }
-inline cudaError_t cudaFreeHost(void* p) { return kops::cuda_emulated::detail::release(p, true); }
+inline cudaError_t cudaFree(void* p) {
+  if (const cudaError_t c = kops::cuda_emulated::detail::unsafe_during_capture(); c != cudaSuccess) return c;
+  return kops::cuda_emulated::detail::release(p, false);
+}
+inline cudaError_t cudaFreeHost(void* p) {
+  if (const cudaError_t c = kops::cuda_emulated::detail::unsafe_during_capture(); c != cudaSuccess) return c;
+  return kops::cuda_emulated::detail::release(p, true);
+}
 
 inline cudaError_t cudaMallocAsync(void** p, std::size_t bytes, cudaStream_t stream) {
   namespace e = kops::cuda_emulated::detail;
   if (const cudaError_t s = e::check_stream(stream); s != cudaSuccess) return e::result(s);
-  return e::allocate(p, bytes, e::current_device(), false);
+  CUgraph_st* g = e::capture_of(stream);
+  const cudaError_t r = e::allocate(p, bytes, e::current_device(), false);
+  // Under capture: the graph's memory for its lifetime (allocated once, here).
+  if (g != nullptr && r == cudaSuccess && *p != nullptr) {
+    std::lock_guard<std::mutex> lock(e::state().m);
+    g->memory->blocks.push_back(*p);
+  }
+  return r;
 }
 template <class T>
 cudaError_t cudaMallocAsync(T** p, std::size_t bytes, cudaStream_t stream) {
@@ -726,24 +864,41 @@ cudaError_t cudaMallocAsync(T** p, std::size_t bytes, cudaStream_t stream) {
 inline cudaError_t cudaFreeAsync(void* p, cudaStream_t stream) {
   namespace e = kops::cuda_emulated::detail;
   if (const cudaError_t s = e::check_stream(stream); s != cudaSuccess) return e::result(s);
+  if (CUgraph_st* g = e::capture_of(stream)) {
+    {
+      std::lock_guard<std::mutex> lock(e::state().m);
+      if (g->memory->owns(p)) return cudaSuccess;  // the graph's own: freed with it
+    }
+    return e::record(stream, [p](cudaStream_t) { return e::release(p, false); });
+  }
   return e::release(p, false);
 }
 
 inline cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {
+  if (const cudaError_t c = kops::cuda_emulated::detail::unsafe_during_capture(); c != cudaSuccess) return c;
   return kops::cuda_emulated::detail::copy(dst, src, bytes, kind);
 }
 inline cudaError_t cudaMemcpyAsync(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
                                    cudaStream_t stream = nullptr) {
   namespace e = kops::cuda_emulated::detail;
   if (const cudaError_t s = e::check_stream(stream); s != cudaSuccess) return e::result(s);
+  if (e::capture_of(stream) != nullptr) {
+    if (const cudaError_t c = e::copy(dst, src, bytes, kind, false); c != cudaSuccess) return c;
+    return e::record(stream, [=](cudaStream_t) { return e::copy(dst, src, bytes, kind); });
+  }
   return e::copy(dst, src, bytes, kind);
 }
 inline cudaError_t cudaMemset(void* dst, int value, std::size_t bytes) {
+  if (const cudaError_t c = kops::cuda_emulated::detail::unsafe_during_capture(); c != cudaSuccess) return c;
   return kops::cuda_emulated::detail::fill(dst, value, bytes);
 }
 inline cudaError_t cudaMemsetAsync(void* dst, int value, std::size_t bytes, cudaStream_t stream = nullptr) {
   namespace e = kops::cuda_emulated::detail;
   if (const cudaError_t s = e::check_stream(stream); s != cudaSuccess) return e::result(s);
+  if (e::capture_of(stream) != nullptr) {
+    if (const cudaError_t c = e::fill(dst, value, bytes, false); c != cudaSuccess) return c;
+    return e::record(stream, [=](cudaStream_t) { return e::fill(dst, value, bytes); });
+  }
   return e::fill(dst, value, bytes);
 }
 
@@ -829,7 +984,9 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t st) {
   {
     std::lock_guard<std::mutex> lock(s.m);
     if (st == nullptr || s.streams.erase(st) == 0) return e::result(cudaErrorInvalidResourceHandle);
+    s.capturing.erase(st);
   }
+  delete st->capture;
   delete st;
   return cudaSuccess;
 }
@@ -837,6 +994,7 @@ inline cudaError_t cudaStreamDestroy(cudaStream_t st) {
 // Every operation completed when it was queued: there is nothing to wait for.
 inline cudaError_t cudaStreamSynchronize(cudaStream_t st) {
   namespace e = kops::cuda_emulated::detail;
+  if (const cudaError_t c = e::wait_on_capture(st); c != cudaSuccess) return c;
   auto& s = e::state();
   std::lock_guard<std::mutex> lock(s.m);
   return e::valid_stream(s, st) ? cudaSuccess : e::result(cudaErrorInvalidResourceHandle);
@@ -870,6 +1028,13 @@ inline cudaError_t cudaEventDestroy(cudaEvent_t ev) {
 inline cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t st = nullptr) {
   namespace e = kops::cuda_emulated::detail;
   if (const cudaError_t r = e::check_stream(st); r != cudaSuccess) return e::result(r);
+  if (e::capture_of(st) != nullptr) {
+    {
+      std::lock_guard<std::mutex> lock(e::state().m);
+      if (e::state().events.count(ev) == 0) return e::result(cudaErrorInvalidResourceHandle);
+    }
+    return e::record(st, [ev](cudaStream_t stream) { return cudaEventRecord(ev, stream); });
+  }
   auto& s = e::state();
   std::lock_guard<std::mutex> lock(s.m);
   if (s.events.count(ev) == 0) return e::result(cudaErrorInvalidResourceHandle);
@@ -889,6 +1054,10 @@ inline cudaError_t cudaEventQuery(cudaEvent_t ev) { return cudaEventSynchronize(
 inline cudaError_t cudaStreamWaitEvent(cudaStream_t st, cudaEvent_t ev, unsigned = 0) {
   namespace e = kops::cuda_emulated::detail;
   if (const cudaError_t r = e::check_stream(st); r != cudaSuccess) return e::result(r);
+  if (e::capture_of(st) != nullptr) {  // one stream per capture: its work is in order already
+    std::lock_guard<std::mutex> lock(e::state().m);
+    return e::state().events.count(ev) != 0 ? cudaSuccess : e::result(cudaErrorInvalidResourceHandle);
+  }
   return cudaEventSynchronize(ev);
 }
 
@@ -901,6 +1070,124 @@ inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_
   if (!start->recorded || !end->recorded) return e::result(cudaErrorInvalidResourceHandle);
   if ((start->flags | end->flags) & cudaEventDisableTiming) return e::result(cudaErrorInvalidResourceHandle);
   *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+  return cudaSuccess;
+}
+
+// ------------------------------------------------------------------- graphs --
+//
+// Stream capture: between cudaStreamBeginCapture and cudaStreamEndCapture, the
+// work queued on the stream (kernels, async copies and sets, stream-ordered
+// allocations and frees, event records) is recorded into a graph instead of
+// run; cudaGraphInstantiate and cudaGraphLaunch then run it, as often as
+// wanted, on any stream. What CUDA forbids during a capture fails as CUDA
+// fails it, and invalidates the capture (EndCapture then answers
+// cudaErrorStreamCaptureInvalidated): a wait on the capturing stream
+// (cudaStreamSynchronize, cudaStreamQuery), and in global or thread-local mode
+// the calls that would wait for or allocate behind the captured work anywhere
+// (cudaMalloc, cudaMallocManaged, cudaMallocHost, cudaFree, cudaFreeHost,
+// cudaHostRegister / Unregister, cudaMemcpy, cudaMemset, cudaDeviceSynchronize).
+// Memory a captured cudaMallocAsync returns is allocated once, at capture,
+// and belongs to the graph (and its instances) until they are destroyed.
+// One stream per capture: cross-stream capture through events is not modelled.
+
+inline cudaError_t cudaStreamBeginCapture(cudaStream_t st, cudaStreamCaptureMode mode) {
+  namespace e = kops::cuda_emulated::detail;
+  if (st == nullptr || st == cudaStreamLegacy || st == cudaStreamPerThread)
+    return e::result(cudaErrorStreamCaptureUnsupported);  // the legacy stream cannot be captured
+  if (const cudaError_t r = e::check_stream(st); r != cudaSuccess) return e::result(r);
+  auto& s = e::state();
+  std::lock_guard<std::mutex> lock(s.m);
+  if (st->capture != nullptr) return e::result(cudaErrorIllegalState);
+  st->capture = new CUgraph_st{};
+  st->capture_invalid = false;
+  st->capture_mode = mode;
+  s.capturing.insert(st);
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaStreamEndCapture(cudaStream_t st, cudaGraph_t* graph) {
+  namespace e = kops::cuda_emulated::detail;
+  if (graph == nullptr) return e::result(cudaErrorInvalidValue);
+  *graph = nullptr;
+  auto& s = e::state();
+  CUgraph_st* g = nullptr;
+  bool invalid = false;
+  {
+    std::lock_guard<std::mutex> lock(s.m);
+    if (!e::valid_stream(s, st) || st == nullptr || st == cudaStreamLegacy || st == cudaStreamPerThread ||
+        st->capture == nullptr)
+      return e::result(cudaErrorIllegalState);
+    g = st->capture;
+    invalid = st->capture_invalid;
+    st->capture = nullptr;
+    st->capture_invalid = false;
+    s.capturing.erase(st);
+  }
+  if (invalid) {
+    delete g;
+    return e::result(cudaErrorStreamCaptureInvalidated);
+  }
+  *graph = g;
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaStreamIsCapturing(cudaStream_t st, cudaStreamCaptureStatus* status) {
+  namespace e = kops::cuda_emulated::detail;
+  if (status == nullptr) return e::result(cudaErrorInvalidValue);
+  if (const cudaError_t r = e::check_stream(st); r != cudaSuccess) return e::result(r);
+  *status = cudaStreamCaptureStatusNone;
+  if (e::capture_of(st) != nullptr) {
+    std::lock_guard<std::mutex> lock(e::state().m);
+    *status = st->capture_invalid ? cudaStreamCaptureStatusInvalidated : cudaStreamCaptureStatusActive;
+  }
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaGraphInstantiate(cudaGraphExec_t* exec, cudaGraph_t graph, unsigned long long = 0) {
+  namespace e = kops::cuda_emulated::detail;
+  if (exec == nullptr || graph == nullptr) return e::result(cudaErrorInvalidValue);
+  std::lock_guard<std::mutex> lock(e::state().m);
+  *exec = new CUgraphExec_st{graph->nodes, graph->memory};
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t* exec, cudaGraph_t graph,
+                                                 unsigned long long flags = 0) {
+  return cudaGraphInstantiate(exec, graph, flags);
+}
+
+// Runs the graph's operations in their order, on `st`; the first failure ends
+// the launch and is returned (the real runtime reports a failed kernel at the
+// next synchronisation; here the launch returns it).
+inline cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t st) {
+  namespace e = kops::cuda_emulated::detail;
+  if (exec == nullptr) return e::result(cudaErrorInvalidValue);
+  if (const cudaError_t r = e::check_stream(st); r != cudaSuccess) return e::result(r);
+  if (e::capture_of(st) != nullptr)  // a graph launched into a capture: its operations, recorded
+    return e::record(st, [nodes = exec->nodes, memory = exec->memory](cudaStream_t s) mutable {
+      for (auto& node : nodes)
+        if (const cudaError_t r = node(s); r != cudaSuccess) return r;
+      return cudaSuccess;
+    });
+  for (auto& node : exec->nodes)
+    if (const cudaError_t r = node(st); r != cudaSuccess) return e::result(r);
+  return cudaSuccess;
+}
+
+inline cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
+  delete exec;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  delete graph;
+  return cudaSuccess;
+}
+
+// The number of operations a graph holds (cudaGraphGetNodes with a null node
+// array): what a test counts to see that a call was captured, not run.
+inline cudaError_t cudaGraphGetNodes(cudaGraph_t graph, void* nodes, std::size_t* count) {
+  namespace e = kops::cuda_emulated::detail;
+  if (graph == nullptr || count == nullptr || nodes != nullptr) return e::result(cudaErrorInvalidValue);
+  *count = graph->nodes.size();
   return cudaSuccess;
 }
 
@@ -1002,7 +1289,14 @@ cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void**
   const bool reachable =
       std::apply([](const auto&... v) { return (e::kernel_may_reach(e::pointer_param(v)) && ...); }, c.params);
   if (!reachable) return e::result(cudaErrorIllegalAddress);
-  return e::launch(reinterpret_cast<const void*>(kernel), grid, block, shared, stream, &call::run, &c);
+  const void* address = reinterpret_cast<const void*>(kernel);
+  if (e::capture_of(stream) != nullptr) {  // checked now, run at each cudaGraphLaunch
+    if (const cudaError_t r = e::check_launch(address, grid, block, shared, stream); r != cudaSuccess) return r;
+    return e::record(stream, [c, address, grid, block, shared](cudaStream_t s) mutable {
+      return e::launch(address, grid, block, shared, s, &call::run, &c);
+    });
+  }
+  return e::launch(address, grid, block, shared, stream, &call::run, &c);
 }
 
 /// cudaLaunchKernel((const void*)kernel, grid, block, args, shared, stream): the

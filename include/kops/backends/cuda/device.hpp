@@ -128,6 +128,33 @@ inline constexpr int cached_devices = 64;
   return true;
 }
 
+// Whether work queued on `stream` is being captured into a CUDA graph
+// (cudaStreamIsCapturing): into `capturing`; false after a reported failure.
+[[nodiscard]] inline bool stream_capturing(cudaStream_t stream, const char* where, bool& capturing) {
+  cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
+  if (!check(cudaStreamIsCapturing(stream, &status), where, "asking whether the stream is being captured"))
+    return false;
+  capturing = status != cudaStreamCaptureStatusNone;
+  return true;
+}
+
+// The calls that cannot be captured into a CUDA graph (docs/cuda.md, "CUDA
+// graphs"): true when `stream` is not capturing; else a kops::error saying
+// why (`why`: what the call must do that a capture forbids), raised before
+// the call queues anything, so that the capture stays valid.
+[[nodiscard]] inline bool refuse_capture(cudaStream_t stream, const char* where, const char* why) {
+  bool capturing = false;
+  if (!stream_capturing(stream, where, capturing)) return false;
+  if (!capturing) return true;
+  return kops::detail::fail("%s: %s, which a stream under capture (a CUDA graph) cannot do: make this call outside "
+                            "the capture (docs/cuda.md, \"CUDA graphs\")",
+                            where, why);
+}
+
+// Why a block-sparse call cannot be captured (refuse_capture).
+inline constexpr const char* ranged_capture_refusal =
+    "a block-sparse call copies a task list it builds on the host for each call";
+
 // The facts of the current device (current_device, then facts_of).
 [[nodiscard]] inline bool current_facts(const char* where, device_facts& f) {
   int d = 0;

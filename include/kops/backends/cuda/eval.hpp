@@ -58,6 +58,8 @@ struct device_backend {
   bool host_sparsity(const block_sparsity& s, kops::detail::sparsity_copy& host, block_sparsity& view) {
     device_guard guard(opts.device, where);
     if (!guard.ok()) return false;
+    if (!refuse_capture(opts.stream, where, "a block-sparse call copies its structure to the host and waits for it"))
+      return false;
     return copy_sparsity_to_host(s, opts.stream, where, host, view);
   }
 

@@ -93,6 +93,9 @@ struct host_copy_backend {
 
     device_guard guard(opts.device, where);
     if (!guard.ok()) return false;
+    if constexpr (Ranged) {  // refused before the copies in are queued
+      if (!refuse_capture(opts.stream, where, ranged_capture_refusal)) return false;
+    }
     device_facts facts;
     if (!current_facts(where, facts)) return false;
     const cudaStream_t stream = opts.stream;
@@ -114,7 +117,12 @@ struct host_copy_backend {
     if (!check(cudaMemcpyAsync(out, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream), where,
                "copying the output to the host"))
       return false;
-    if (!check(cudaStreamSynchronize(stream), where, "running the reduction (cudaStreamSynchronize)")) return false;
+    // Under capture (a CUDA graph), the copies in, the passes and the copy out
+    // are recorded; the caller waits for the graph's stream instead.
+    bool capturing = false;
+    if (!stream_capturing(stream, where, capturing)) return false;
+    if (!capturing && !check(cudaStreamSynchronize(stream), where, "running the reduction (cudaStreamSynchronize)"))
+      return false;
     if (!dout.release(where, "the output")) return false;
     for (auto& b : buffers)
       if (!b.release(where, "an argument buffer")) return false;

@@ -341,6 +341,7 @@ template <class K, bool Batched = false>
                                       typename K::out_type* out, const options& opts, const char* where,
                                       const typename K::batch_type* batch = nullptr) {
   const cudaStream_t stream = opts.stream;
+  if (!refuse_capture(stream, where, ranged_capture_refusal)) return false;
   const auto tasks = ranged_tasks(s, rows, K::block);
   if (tasks.size() == 0) return true;
   if (tasks.size() > grid_max_x)

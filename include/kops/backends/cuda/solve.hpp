@@ -218,6 +218,10 @@ struct solver_base {
 
   solver_base(const char* w, const kops::detail::option_set<solve_options, options, block_sparsity>& o)
       : where(w), opts(kops::detail::get_option<options>(o)) {}
+
+  // Why a solve cannot be captured into a CUDA graph (refuse_capture).
+  static constexpr const char* capture_refusal =
+      "a solve reads each iteration's dot products on the host to choose its next step";
 };
 
 // kops::cuda::solve for the solve front end (solve/solve_call.hpp): CG on
@@ -236,6 +240,7 @@ struct device_solver : solver_base {
     device_guard guard(opts.device, where);
     if (!guard.ok()) return solve_result{};
     if (plan.n == 0) return kops::detail::nothing_to_solve(plan);
+    if (!refuse_capture(opts.stream, where, capture_refusal)) return solve_result{};
     if (!check_device_pointers<Red>(where, M, N, a, ptrs, "solution", "kops::cuda::solve_host"))
       return solve_result{};
     solve_result res;
@@ -259,6 +264,7 @@ struct host_copy_solver : solver_base {
     if (plan.n == 0) return kops::detail::nothing_to_solve(plan);
     device_guard guard(opts.device, where);
     if (!guard.ok()) return solve_result{};
+    if (!refuse_capture(opts.stream, where, capture_refusal)) return solve_result{};
     device_facts facts;
     if (!current_facts(where, facts)) return solve_result{};
     const cudaStream_t stream = opts.stream;

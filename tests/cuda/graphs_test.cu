@@ -1,0 +1,225 @@
+// CUDA graphs: kops::cuda calls made on a stream under capture
+// (cudaStreamBeginCapture .. EndCapture) are recorded, not run, and the graph
+// replays them: every reduction family (one pass, two passes through a
+// temporary, GPU_1D and GPU_2D with its scratch, batched, eval_host) gives
+// bit for bit what the eager call gives, and reads its inputs at each replay.
+// The calls that cannot be captured (block-sparse, solve) refuse with a
+// kops::error before queuing anything, so the capture stays valid. Under
+// kops::cuda_emulated the emulator records the capture and fails what CUDA
+// fails during one (a synchronisation, a blocking allocation): a stray
+// cudaStreamSynchronize in a kops call fails these tests.
+#include "cuda_support.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include <kops/backends/cuda/solve.hpp>
+
+namespace {
+
+using namespace kops_test;
+using Catch::Matchers::Contains;
+
+constexpr auto x = kops::vi<0, 3>;
+constexpr auto y = kops::vj<1, 3>;
+constexpr auto b = kops::vj<2, 1>;
+constexpr auto g = kops::pm<3, 1>;
+constexpr auto e = kops::vi<4, 1>;
+constexpr auto d2 = kops::sqdist(x, y);
+constexpr std::int64_t M = 37, N = 53;
+
+struct stream_owner {
+  cudaStream_t s = nullptr;
+  stream_owner() { REQUIRE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) == cudaSuccess); }
+  ~stream_owner() { (void)cudaStreamDestroy(s); }
+};
+
+struct graph_owner {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  ~graph_owner() {
+    if (exec != nullptr) (void)cudaGraphExecDestroy(exec);
+    if (graph != nullptr) (void)cudaGraphDestroy(graph);
+  }
+};
+
+// The call `run()` captured on `st` into `out`'s graph: records it, checks that
+// nothing ran (out still holds the sentinel), instantiates it.
+template <class Run>
+void capture(cudaStream_t st, graph_owner& go, Run&& run) {
+  REQUIRE(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  run();
+  REQUIRE(cudaStreamEndCapture(st, &go.graph) == cudaSuccess);
+  std::size_t nodes = 0;
+  REQUIRE(cudaGraphGetNodes(go.graph, nullptr, &nodes) == cudaSuccess);
+  CHECK(nodes >= 1);
+  REQUIRE(cudaGraphInstantiate(&go.exec, go.graph, 0) == cudaSuccess);
+}
+
+template <class T>
+bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// The reduction on device arrays, eagerly and as a replayed graph: the same
+// bytes, and nothing written at capture time.
+template <class Out, class Red, class... P>
+void eager_equals_graph(Red red, std::int64_t rows, kops::cuda::scheme scheme, P... args) {
+  stream_owner st;
+  kops::cuda::options o;
+  o.stream = st.s;
+  o.scheme = scheme;
+  o.gpu_2d_chunk = scheme == kops::cuda::scheme::gpu_2d ? 16 : 0;  // several chunks: the combining pass
+  const std::size_t n = std::size_t(rows) * std::size_t(red.dim);
+  device_copy<Out> eager{n}, replayed{n};
+  const std::vector<Out> sentinel = replayed.to_host();
+  kops::cuda::eval(red, M, N, eager.p, args..., o);
+  REQUIRE(cudaStreamSynchronize(st.s) == cudaSuccess);
+  graph_owner go;
+  capture(st.s, go, [&] { kops::cuda::eval(red, M, N, replayed.p, args..., o); });
+  CHECK(same_bytes(replayed.to_host(), sentinel));  // recorded, not run
+  for (int k = 0; k < 2; ++k) REQUIRE(cudaGraphLaunch(go.exec, st.s) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(st.s) == cudaSuccess);
+  CHECK(same_bytes(replayed.to_host(), eager.to_host()));
+}
+
+struct data {
+  device_copy<float> dx{random_vector<float>(M * 3, -1, 1, 1)}, dy{random_vector<float>(N * 3, -1, 1, 2)},
+      db{random_vector<float>(N, -1, 1, 3)}, dg{std::vector<float>{0.7f}}, de{random_vector<float>(M, -1, 1, 4)};
+};
+
+TEST_CASE("graphs: every reduction family captured and replayed gives the eager call's bytes", "[graphs]") {
+  const data d;
+  for (auto scheme : {kops::cuda::scheme::gpu_1d, kops::cuda::scheme::gpu_2d}) {
+    INFO("scheme " << int(scheme));
+    eager_equals_graph<float>(kops::sum_reduction(kops::exp(-g * d2) * b, kops::axis_j), M, scheme, d.dx.p, d.dy.p,
+                              d.db.p, d.dg.p);
+    eager_equals_graph<kops::value_index<float>>(kops::min_argmin_reduction(d2, kops::axis_j), M, scheme, d.dx.p,
+                                                 d.dy.p);
+    eager_equals_graph<std::int64_t>(kops::argkmin_reduction<3>(d2, kops::axis_j), M, scheme, d.dx.p, d.dy.p);
+    eager_equals_graph<float>(kops::logsumexp_reduction(-g * d2, kops::axis_i), N, scheme, d.dx.p, d.dy.p, d.db.p,
+                              d.dg.p);
+    eager_equals_graph<float>(kops::sumsoftmaxweight_reduction(-g * d2, b, kops::axis_j), M, scheme, d.dx.p,
+                              d.dy.p, d.db.p, d.dg.p);
+    // Two passes through a temporary (a stream-ordered allocation in the graph).
+    constexpr auto lse = kops::logsumexp_reduction(-g * d2 + b, kops::axis_j);
+    eager_equals_graph<float>(kops::grad(lse, y, e), N, scheme, d.dx.p, d.dy.p, d.db.p, d.dg.p, d.de.p);
+  }
+}
+
+TEST_CASE("graphs: a replay reads the inputs as they are then", "[graphs]") {
+  const data d;
+  stream_owner st;
+  kops::cuda::options o;
+  o.stream = st.s;
+  constexpr auto conv = kops::sum_reduction(kops::exp(-g * d2) * b, kops::axis_j);
+  device_copy<float> out{std::size_t(M)}, want{std::size_t(M)};
+  graph_owner go;
+  capture(st.s, go, [&] { kops::cuda::eval(conv, M, N, out.p, d.dx.p, d.dy.p, d.db.p, d.dg.p, o); });
+  for (unsigned seed : {5u, 6u}) {
+    const auto nb = random_vector<float>(N, -1, 1, seed);
+    REQUIRE(cudaMemcpy(d.db.p, nb.data(), nb.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+    REQUIRE(cudaGraphLaunch(go.exec, st.s) == cudaSuccess);
+    kops::cuda::eval(conv, M, N, want.p, d.dx.p, d.dy.p, d.db.p, d.dg.p, o);
+    REQUIRE(cudaStreamSynchronize(st.s) == cudaSuccess);
+    CHECK(same_bytes(out.to_host(), want.to_host()));
+  }
+}
+
+TEST_CASE("graphs: batched calls and eval_host are captured too", "[graphs]") {
+  const data d;
+  stream_owner st;
+  kops::cuda::options o;
+  o.stream = st.s;
+  constexpr auto conv = kops::sum_reduction(kops::exp(-g * d2) * b, kops::axis_j);
+  // Two batches of x, the rest shared.
+  const device_copy<float> xs{random_vector<float>(2 * M * 3, -1, 1, 7)};
+  device_copy<float> eager{std::size_t(2 * M)}, replayed{std::size_t(2 * M)};
+  kops::cuda::eval(conv, M, N, eager.p, kops::per_batch(xs.p), d.dy.p, d.db.p, d.dg.p, kops::batch{2}, o);
+  graph_owner go;
+  capture(st.s, go, [&] {
+    kops::cuda::eval(conv, M, N, replayed.p, kops::per_batch(xs.p), d.dy.p, d.db.p, d.dg.p, kops::batch{2}, o);
+  });
+  REQUIRE(cudaGraphLaunch(go.exec, st.s) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(st.s) == cudaSuccess);
+  CHECK(same_bytes(replayed.to_host(), eager.to_host()));
+
+  // eval_host: the copies in, the passes and the copy out are recorded; the
+  // host arrays are read, and the output written, at each replay.
+  std::vector<float> hx = random_vector<float>(M * 3, -1, 1, 8), hy = random_vector<float>(N * 3, -1, 1, 9),
+                     hb = random_vector<float>(N, -1, 1, 10), hg{0.5f}, hout(M, -1.0f), hwant(M);
+  graph_owner gh;
+  capture(st.s, gh, [&] { kops::cuda::eval_host(conv, M, N, hout.data(), hx.data(), hy.data(), hb.data(), hg.data(), o); });
+  CHECK(hout == std::vector<float>(M, -1.0f));  // nothing ran at capture
+  const auto nb = random_vector<float>(N, -1, 1, 11);
+  std::copy(nb.begin(), nb.end(), hb.begin());  // in place: the graph holds hb's address
+  REQUIRE(cudaGraphLaunch(gh.exec, st.s) == cudaSuccess);
+  REQUIRE(cudaStreamSynchronize(st.s) == cudaSuccess);
+  kops::cuda::eval_host(conv, M, N, hwant.data(), hx.data(), hy.data(), hb.data(), hg.data(), o);
+  CHECK(hout == hwant);
+}
+
+TEST_CASE("graphs: block-sparse calls and solves refuse a capture, which stays valid", "[graphs]") {
+  const data d;
+  stream_owner st;
+  kops::cuda::options o;
+  o.stream = st.s;
+  constexpr auto conv = kops::sum_reduction(kops::exp(-g * d2) * b, kops::axis_j);
+  const kops::range rows_all{0, M}, cols_all{0, N};
+  const std::int64_t one = 1;
+  const device_copy<kops::range> drows{std::vector<kops::range>{rows_all}}, dcols{std::vector<kops::range>{cols_all}};
+  const device_copy<std::int64_t> dslices{std::vector<std::int64_t>{one}};
+  device_copy<float> out{std::size_t(M)};
+  const std::vector<float> before = out.to_host();
+  REQUIRE(cudaStreamBeginCapture(st.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  REQUIRE_THROWS_WITH(kops::cuda::eval(conv, M, N, out.p, d.dx.p, d.dy.p, d.db.p, d.dg.p,
+                                       kops::block_sparsity{drows.p, 1, dslices.p, dcols.p}, o),
+                      Contains("kops::cuda::eval: a block-sparse call copies its structure to the host and waits "
+                               "for it, which a stream under capture (a CUDA graph) cannot do"));
+  std::vector<float> hx = random_vector<float>(M * 3, -1, 1, 8), hout(M);
+  const std::vector<float> hy = random_vector<float>(N * 3, -1, 1, 9), hb(N, 1.0f), hg{0.5f};
+  REQUIRE_THROWS_WITH(kops::cuda::eval_host(conv, M, N, hout.data(), hx.data(), hy.data(), hb.data(), hg.data(),
+                                            kops::block_sparsity{&rows_all, 1, &one, &cols_all}, o),
+                      Contains("a block-sparse call copies a task list it builds on the host for each call"));
+  constexpr auto K = kops::sum_reduction(kops::exp(-d2) * b, kops::axis_j);
+  const auto pb = random_vector<double>(M, -1, 1, 12);
+  const auto px = random_vector<double>(M * 3, -1, 1, 13);
+  std::vector<double> a(M);
+  REQUIRE_THROWS_WITH(kops::cuda::solve_host(K, b, 0.5, M, M, a.data(), px.data(), px.data(), pb.data(), o),
+                      Contains("kops::cuda::solve_host: a solve reads each iteration's dot products on the host"));
+  cudaGraph_t graph = nullptr;
+  REQUIRE(cudaStreamEndCapture(st.s, &graph) == cudaSuccess);  // still valid: nothing was queued
+  std::size_t nodes = 1;
+  REQUIRE(cudaGraphGetNodes(graph, nullptr, &nodes) == cudaSuccess);
+  CHECK(nodes == 0);
+  (void)cudaGraphDestroy(graph);
+  CHECK(same_bytes(out.to_host(), before));
+}
+
+#if defined(KOPS_TEST_EMULATED)
+// The emulator fails what CUDA fails during a capture, so that a capture-unsafe
+// call in kops fails here, not first on a GPU.
+TEST_CASE("emulated capture: a synchronisation or a blocking allocation invalidates it", "[graphs][emulated]") {
+  stream_owner st;
+  cudaGraph_t graph = nullptr;
+  REQUIRE(cudaStreamBeginCapture(st.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  CHECK(cudaStreamSynchronize(st.s) == cudaErrorStreamCaptureUnsupported);
+  CHECK(cudaStreamEndCapture(st.s, &graph) == cudaErrorStreamCaptureInvalidated);
+  CHECK(graph == nullptr);
+  REQUIRE(cudaStreamBeginCapture(st.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  void* p = nullptr;
+  CHECK(cudaMalloc(&p, 64) == cudaErrorStreamCaptureUnsupported);
+  CHECK(cudaStreamEndCapture(st.s, &graph) == cudaErrorStreamCaptureInvalidated);
+  // Relaxed mode allows the blocking allocation; a second BeginCapture does not.
+  REQUIRE(cudaStreamBeginCapture(st.s, cudaStreamCaptureModeRelaxed) == cudaSuccess);
+  CHECK(cudaStreamBeginCapture(st.s, cudaStreamCaptureModeRelaxed) == cudaErrorIllegalState);
+  CHECK(cudaMalloc(&p, 64) == cudaSuccess);
+  CHECK(cudaStreamEndCapture(st.s, &graph) == cudaSuccess);
+  CHECK(cudaFree(p) == cudaSuccess);
+  (void)cudaGraphDestroy(graph);
+  (void)cudaGetLastError();
+}
+#endif
+
+} // namespace
