@@ -11,6 +11,7 @@
 #include "cuda_support.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -223,3 +224,28 @@ TEST_CASE("emulated capture: a synchronisation or a blocking allocation invalida
 #endif
 
 } // namespace
+
+#if defined(KOPS_TEST_EMULATED)
+// Run with KOPS_EMULATED_DEVICE_MEMORY=4194304 (ctest emulated_device_memory_cap):
+// the emulated device reports and enforces that much memory.
+TEST_CASE("emulated device memory cap: reported, and enforced by cudaMalloc", "[.memory_cap]") {
+  const char* cap = std::getenv("KOPS_EMULATED_DEVICE_MEMORY");
+  REQUIRE(cap != nullptr);
+  const std::size_t bytes = std::size_t(std::strtoull(cap, nullptr, 10));
+  std::size_t free_bytes = 0, total = 0;
+  REQUIRE(cudaMemGetInfo(&free_bytes, &total) == cudaSuccess);
+  CHECK(total == bytes);
+  void* p = nullptr;
+  CHECK(cudaMalloc(&p, bytes + 1) == cudaErrorMemoryAllocation);
+  (void)cudaGetLastError();
+  REQUIRE(cudaMalloc(&p, bytes / 2) == cudaSuccess);
+  REQUIRE(cudaMemGetInfo(&free_bytes, &total) == cudaSuccess);
+  CHECK(free_bytes == bytes - bytes / 2);
+  CHECK(cudaFree(p) == cudaSuccess);
+  // A call whose arrays exceed the device: a kops::cuda_error naming the allocation.
+  constexpr auto conv = kops::sum_reduction(kops::sqdist(x, y), kops::axis_j);
+  const std::int64_t n = std::int64_t(bytes / (3 * sizeof(float))) + 1;  // y alone exceeds the memory
+  std::vector<float> hx(3, 0.f), hy(std::size_t(n) * 3, 1.f), out(1);
+  REQUIRE_THROWS_AS(kops::cuda::eval_host(conv, 1, n, out.data(), hx.data(), hy.data()), kops::cuda_error);
+}
+#endif

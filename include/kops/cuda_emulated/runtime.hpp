@@ -300,6 +300,19 @@ inline int device_count() {
   return n;
 }
 
+// Each device's memory: 80 GiB, or KOPS_EMULATED_DEVICE_MEMORY bytes (at
+// least 1 MiB): what cudaMemGetInfo and the device's properties report, and
+// where cudaMalloc and cudaMallocAsync start failing (cudaErrorMemoryAllocation),
+// so that code that sizes its work by the device's memory can be tested small.
+inline std::size_t device_memory() {
+  static const std::size_t bytes = [] {
+    const char* e = std::getenv("KOPS_EMULATED_DEVICE_MEMORY");
+    const unsigned long long v = e ? std::strtoull(e, nullptr, 10) : 0;
+    return v == 0 ? device_model::global_memory : std::size_t(v < (1u << 20) ? (1u << 20) : v);
+  }();
+  return bytes;
+}
+
 inline int& current_device() {
   static thread_local int d = 0;
   return d;
@@ -386,7 +399,7 @@ inline cudaError_t allocate(void** p, std::size_t bytes, int device, bool manage
   {
     std::lock_guard<std::mutex> lock(s.m);
     const std::size_t used = device >= 0 ? s.used[device] : 0;
-    if (device >= 0 && bytes > device_model::global_memory - used) return result(cudaErrorMemoryAllocation);
+    if (device >= 0 && bytes > device_memory() - used) return result(cudaErrorMemoryAllocation);
   }
   // 256-byte alignment, as cudaMalloc; exactly `bytes` usable, so that
   // AddressSanitizer reports the first byte past the end.
@@ -649,7 +662,7 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   if (device < 0 || device >= e::device_count()) return e::result(cudaErrorInvalidDevice);
   *p = cudaDeviceProp{};
   std::snprintf(p->name, sizeof p->name, "kops::cuda_emulated H100 (CPU fibers), device %d", device);
-  p->totalGlobalMem = m::global_memory;
+  p->totalGlobalMem = kops::cuda_emulated::detail::device_memory();
   p->sharedMemPerBlock = m::shared_per_block;
   p->regsPerBlock = m::registers_per_sm;
   p->warpSize = 32;
@@ -907,7 +920,7 @@ inline cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total) {
   if (free_bytes == nullptr || total == nullptr) return e::result(cudaErrorInvalidValue);
   auto& s = e::state();
   std::lock_guard<std::mutex> lock(s.m);
-  *total = kops::cuda_emulated::device_model::global_memory;
+  *total = e::device_memory();
   *free_bytes = *total - s.used[e::current_device()];
   return cudaSuccess;
 }
