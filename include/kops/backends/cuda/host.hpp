@@ -6,10 +6,17 @@
 // passes on device_backend (eval.hpp), copies the output back and
 // synchronises the stream, so the call is synchronous.
 // copy_arguments_to_device is shared with kops::cuda::solve_host (solve.hpp).
+// With options::devices (two or more GPUs), the output rows are split across
+// them: each device runs this call on its slice of the rows, in a host thread
+// of its own, on a stream of its own (split_rows).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <thread>
+#include <vector>
 
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/error.hpp>
@@ -61,6 +68,93 @@ template <class Red, class T>
   return ok;
 }
 
+// The pointers of a call on the output rows [r0, ...) of Red: the arguments of
+// the rows' category advanced by r0 rows, the others as given.
+template <class Red, class T>
+void shift_row_arguments(const T* const* host, std::int64_t r0, const T** shifted) {
+  [&]<class... S>(type_list<S...>) {
+    ([&] {
+      if constexpr (kops::detail::is_unused_slot_v<S>) {
+        shifted[S::index] = host[S::index];
+      } else {
+        const bool rows = S::cat == Red::row_cat;
+        shifted[S::index] = rows && host[S::index] != nullptr ? host[S::index] + r0 * S::dim : host[S::index];
+      }
+    }(), ...);
+  }(typename Red::signature{});
+}
+
+// A stream of its own on the current device, destroyed at scope exit.
+struct own_stream {
+  cudaStream_t s = nullptr;
+  bool ok = false;
+  explicit own_stream(const char* where) {
+    ok = check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), where, "creating a stream (cudaStreamCreate)");
+  }
+  ~own_stream() {
+    if (s != nullptr) forget_quiet_failure(cudaStreamDestroy(s));
+  }
+  own_stream(const own_stream&) = delete;
+  own_stream& operator=(const own_stream&) = delete;
+};
+
+// be's call split across be.opts.devices by output rows: device k runs rows
+// [rows k / n, rows (k + 1) / n) (n: the devices, at most the rows), as a
+// call of its own on a stream of its own, in a host thread of its own; each
+// row is computed as a one-device call computes it (given the same scheme).
+// True when every part succeeded; the first exception of a part is rethrown
+// once every thread has finished.
+template <class Pol, class Red, class B, class T, class Out>
+[[nodiscard]] bool split_rows(const B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* host,
+                              const kops::detail::call_form& form) {
+  const device_list& dl = be.opts.devices;
+  if (dl.requested > device_list::capacity)
+    return kops::detail::fail("%s: options::devices lists %d devices, at most %d are taken", be.where, dl.requested,
+                              device_list::capacity);
+  const std::int64_t rows = kops::detail::output_rows<Red>(M, N);
+  const int parts = int(std::min<std::int64_t>(dl.count, rows));
+  bool ok[device_list::capacity] = {};
+#if KOPS_EXCEPTIONS
+  std::exception_ptr error[device_list::capacity];
+#endif
+  auto part = [&](int k) {
+    const std::int64_t r0 = rows * k / parts, r1 = rows * (k + 1) / parts;
+    B one = be;
+    one.opts.device = dl.ids[k];
+    one.opts.devices = device_list{};
+    device_guard guard(dl.ids[k], be.where);
+    if (!guard.ok()) return;
+    own_stream stream(be.where);
+    if (!stream.ok) return;
+    one.opts.stream = stream.s;
+    const T* shifted[Red::nargs > 0 ? Red::nargs : 1] = {};
+    shift_row_arguments<Red>(host, r0, shifted);
+    const bool on_i = Red::row_cat == category::i;
+    ok[k] = one.template call<Pol, Red, false, false>(on_i ? r1 - r0 : M, on_i ? N : r1 - r0,
+                                                      out + r0 * kops::out_stride_v<Red>, shifted, form);
+  };
+  std::vector<std::thread> threads;
+  threads.reserve(std::size_t(parts));
+  for (int k = 0; k < parts; ++k)
+    threads.emplace_back([&, k] {
+#if KOPS_EXCEPTIONS
+      try {
+        part(k);
+      } catch (...) {
+        error[k] = std::current_exception();
+      }
+#else
+      part(k);
+#endif
+    });
+  for (auto& t : threads) t.join();
+#if KOPS_EXCEPTIONS
+  for (int k = 0; k < parts; ++k)
+    if (error[k]) std::rethrow_exception(error[k]);
+#endif
+  return std::all_of(ok, ok + parts, [](bool b) { return b; });
+}
+
 // kops::cuda::eval_host for the front end (detail/dispatch.hpp): its call
 // copies the arguments in, runs the passes on the device (device_backend), and
 // copies the output back. call() is true when `out` holds the result; false
@@ -90,6 +184,19 @@ struct host_copy_backend {
     }
     const std::int64_t rows = kops::detail::output_rows<Red>(M, N);
     if (rows == 0) return true;
+    // Several devices: one-pass calls split their output rows. (A two-pass
+    // call's first pass needs every row of the other axis, a block-sparse or
+    // batched one is not split yet: they run on the first device listed.)
+    if (opts.devices.count >= 2 || opts.devices.requested > device_list::capacity) {
+      if constexpr (!Ranged && !Batched && !kops::is_chained_v<Red>) {
+        return split_rows<Pol, Red>(*this, M, N, out, host, form);
+      } else {
+        host_copy_backend first = *this;
+        first.opts.device = opts.devices.ids[0];
+        first.opts.devices = device_list{};
+        return first.template call<Pol, Red, Ranged, Batched>(M, N, out, host, form);
+      }
+    }
 
     device_guard guard(opts.device, where);
     if (!guard.ok()) return false;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <initializer_list>
 #include <cuda_runtime_api.h>
 
 /// The CUDA GPU backend: eval and solve on device pointers, eval_host and
@@ -17,6 +18,21 @@ enum class scheme {
   automatic,  ///< GPU_2D when the output rows cannot fill the device, else GPU_1D
   gpu_1d,     ///< one thread per output row, the whole reduced axis per block
   gpu_2d,     ///< (row block, reduced-axis chunk) blocks + a combining second pass
+};
+
+/// kops::cuda::device_list: the GPUs a kops::cuda::eval_host call splits its
+/// work across (options::devices), e.g. `opts.devices = {0, 1};`. Plain data:
+/// up to `capacity` device ordinals, no allocation.
+struct device_list {
+  static constexpr int capacity = 16;
+  int ids[capacity] = {};
+  int count = 0;      ///< devices listed (0: none, the call runs on options::device)
+  int requested = 0;  ///< how many were given (more than capacity is a kops::error at the call)
+  constexpr device_list() = default;
+  constexpr device_list(std::initializer_list<int> devices) : requested(int(devices.size())) {
+    for (int d : devices)
+      if (count < capacity) ids[count++] = d;
+  }
 };
 
 /// kops::cuda::options: how a kops::cuda::eval call runs (the trailing,
@@ -34,6 +50,10 @@ struct options {
   /// choose (a multiple of the tile length); > 0 is used as given
   /// (tests use it to put many chunk boundaries in small problems)
   std::int64_t gpu_2d_chunk = 0;
+  /// devices: kops::cuda::eval_host only: two or more split the output rows
+  /// across these GPUs, each on a stream of its own (`device` and `stream` are
+  /// then not used); empty (default) or one: the call runs on `device`
+  device_list devices{};
 };
 
 /// The name of a scheme: "automatic", "gpu_1d" or "gpu_2d".
