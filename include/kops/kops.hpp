@@ -119,6 +119,7 @@
 #include <kops/autodiff/grad_matrix.hpp>
 #include <kops/autodiff/divergence.hpp>
 #include <kops/autodiff/laplacian.hpp>
+#include <kops/io/keops_syntax.hpp>
 #include <kops/io/to_string.hpp>
 #include <kops/solve/linear.hpp>
 #include <kops/solve/options.hpp>
