@@ -213,7 +213,9 @@ inline constexpr std::tuple op_table{
     op_entry{"Minus", "f", [](auto, auto a) { return -a; }},
     op_entry{"Scalprod", "ff", [](auto, auto a, auto b) { return dot(a, b); }},
     // constants
-    op_entry{"IntCst", "i", []<class R>(R) { return cst<i0<R>>; }},
+    // an integer constant is the canonical node the builders fold to: 0 is Zero<1>,
+    // which kops prints as IntCst(0)
+    op_entry{"IntCst", "i", []<class R>(R) { return make_constant<i0<R>, 1>(); }},
     op_entry{"IntInv", "i", []<class R>(R) { return cst<1> / cst<i0<R>>; }},
     op_entry{"RatCst", "ii", []<class R>(R) { return cst<i0<R>> / cst<i1<R>>; }},
     op_entry{"Zero", "i", []<class R>(R) { return zero<int(i0<R>)>; }},
@@ -245,12 +247,7 @@ inline constexpr std::tuple op_table{
     op_entry{"Round", "fi", []<class R>(R, auto a) { return round<int(i0<R>)>(a); }},
     op_entry{"Clamp", "fff", [](auto, auto f, auto a, auto b) { return clamp(f, a, b); }},
     op_entry{"ClampInt", "fii", []<class R>(R, auto f) { return clampint<int(i0<R>), int(i1<R>)>(f); }},
-    // Mod(x,n,IntCst(0)) is how kops prints mod(x, n): read back as the same type
-    op_entry{"Mod", "fff",
-             [](auto, auto x, auto n, auto o) {
-               if constexpr (std::is_same_v<decltype(o), IntConst<0>>) return mod(x, n);
-               else return mod(x, n, o);
-             }},
+    op_entry{"Mod", "fff", [](auto, auto x, auto n, auto o) { return mod(x, n, o); }},
     op_entry{"IfElse", "fff", [](auto, auto c, auto a, auto b) { return ifelse(c, a, b); }},
     // comparisons
     op_entry{"Equal", "ff", [](auto, auto a, auto b) { return equal(a, b); }},
@@ -1013,7 +1010,7 @@ constexpr auto build_call(std::index_sequence<C...>) {
 template <class P, int K>
 constexpr auto build() {
   constexpr const node& n = P::ast.nodes[K];
-  if constexpr (n.kind == k_int) return cst<n.ints[0]>;  // a Python int where a formula goes: IntCst
+  if constexpr (n.kind == k_int) return make_constant<n.ints[0], 1>();  // a Python int where a formula goes: IntCst
   else if constexpr (n.kind == k_var) return Var<category(n.ints[2]), int(n.ints[0]), int(n.ints[1])>{};
   else return build_call<P, K>(std::make_index_sequence<std::size_t(n.nchildren)>{});
 }
