@@ -35,7 +35,6 @@
 
 #include <array>
 #include <cstddef>
-#include <tuple>
 #include <utility>
 
 #include <kops/autodiff/diff.hpp>
@@ -198,13 +197,30 @@ struct op_entry {
   B build;
 };
 
+// The table: a flat list of op entries indexed by op id (not a std::tuple, whose
+// recursive traits exceed nvcc's instantiation depth at this length).
+template <std::size_t I, class B>
+struct leaf {
+  op_entry<B> entry;
+};
+template <class Seq, class... B> struct table;
+template <std::size_t... I, class... B>
+struct table<std::index_sequence<I...>, B...> : leaf<I, B>... {
+  constexpr table(op_entry<B>... e) : leaf<I, B>{e}... {}
+};
+template <class... B> table(op_entry<B>...) -> table<std::index_sequence_for<B...>, B...>;
+template <std::size_t I, class B>
+constexpr const op_entry<B>& entry(const leaf<I, B>& l) {
+  return l.entry;
+}
+
 template <class R> constexpr long long i0 = R::n.ints[0];
 template <class R> constexpr long long i1 = R::n.ints[1];
 template <class R> using axis_of = axis_tag<R::n.axis == 0 ? 1 : 0>;
 
 inline constexpr auto unary = [](auto f) { return [f](auto, auto a) { return f(a); }; };
 
-inline constexpr std::tuple op_table{
+inline constexpr table op_table{
     // arithmetic (also the infix operators)
     op_entry{"Add", "ff", [](auto, auto a, auto b) { return a + b; }},
     op_entry{"Subtract", "ff", [](auto, auto a, auto b) { return a - b; }},
@@ -344,8 +360,9 @@ struct op_info {
   const char* name;
   const char* sig;
 };
-inline constexpr auto ops = std::apply(
-    [](const auto&... e) { return std::array<op_info, sizeof...(e)>{op_info{e.name, e.sig}...}; }, op_table);
+inline constexpr auto ops = []<std::size_t... I, class... B>(const table<std::index_sequence<I...>, B...>& t) {
+  return std::array<op_info, sizeof...(B)>{op_info{entry<I>(t).name, entry<I>(t).sig}...};
+}(op_table);
 inline constexpr int num_ops = int(ops.size());
 
 constexpr int op_id(const char* name) {
@@ -977,7 +994,7 @@ T<int(P::ast.nodes[K].ints[Offset + int(I)])...> make_list(std::index_sequence<I
 
 template <class P, int K>
 struct node_ref {
-  static constexpr const node& n = P::ast.nodes[K];
+  static constexpr node n = P::ast.nodes[K];
   static constexpr int offset(int list) {
     int o = 0;
     for (int l = 0; l < list; ++l) o += n.list_size[l];
@@ -1003,13 +1020,13 @@ constexpr auto build();
 
 template <class P, int K, std::size_t... C>
 constexpr auto build_call(std::index_sequence<C...>) {
-  constexpr const node& n = P::ast.nodes[K];
-  return std::get<n.op>(op_table).build(node_ref<P, K>{}, build<P, n.children[C]>()...);
+  constexpr node n = P::ast.nodes[K];
+  return entry<std::size_t(n.op)>(op_table).build(node_ref<P, K>{}, build<P, n.children[C]>()...);
 }
 
 template <class P, int K>
 constexpr auto build() {
-  constexpr const node& n = P::ast.nodes[K];
+  constexpr node n = P::ast.nodes[K];
   if constexpr (n.kind == k_int) return make_constant<n.ints[0], 1>();  // a Python int where a formula goes: IntCst
   else if constexpr (n.kind == k_var) return Var<category(n.ints[2]), int(n.ints[0]), int(n.ints[1])>{};
   else return build_call<P, K>(std::make_index_sequence<std::size_t(n.nchildren)>{});
