@@ -16,6 +16,8 @@
 
 #include <kops/kops.hpp>
 
+#include "../conformance/example_cases.hpp"
+
 namespace kops_test::keops_syntax {
 
 using namespace kops;
@@ -36,40 +38,19 @@ inline constexpr auto x5 = vi<0, 5>;
 inline constexpr auto y5 = vj<1, 5>;
 inline constexpr auto z = vi<0, 4>;
 inline constexpr auto w = vj<1, 4>;
+inline constexpr auto u = vj<2, 2>;
+inline constexpr auto s = vj<3, 1>;
 
 // The formulas of the corpus's gradient cases: corpus_reductions.cpp (fg) and the
 // op groups of corpus_ops.cpp's add_op_gradients (element-wise fe, vector fv with the
-// matrix A, complex fc, kernels fk).
-inline constexpr auto u = vj<2, 2>;
-inline constexpr auto s = vj<3, 1>;
+// matrix A, complex fc, kernels fk), shared with it (example_cases.hpp).
 inline constexpr auto fg = exp(-p * sqdist(x, y)) * sin(dot(x, y) + b);
-inline constexpr auto fe = exp(x * y) + log(x + y) + sin(x - y) * cos(x + y) + sqrt(x * y) + rsqrt(x + y) + inv(y + x) +
-                       square(x - y) + pow<3>(x * y) + pow<-2>(x + y) + abs(x - y) + relu(x - y) + xlogx(x * y) +
-                       sinxdivx(x - y) + asin(x * y) + acos(x - y) + atan(x / y) + atan2(x, y) +
-                       clamp(x - y, -(x * y), x * y) + mod(cst<3> * x, y + cst<1>) + ifelse(x - y, x * x, y * y) +
-                       sign(x - y) + step(x - y) + floor(cst<3> * x) + round<1>(x) +
-                       clampint<0, 1>(cst<3> * x - cst<1>) + less_than(x, y) * x + less_or_equal(y, x) * y;
-inline constexpr auto A = vj<2, 9>;
-inline constexpr auto fv = concat(concat(
-        concat(concat(norm2(x - y), normalize(x + y)), concat(sqnorm2(x * y), concat(dot(x, y), sqdist(x, y)))),
-        concat(concat(concat(weighted_sqnorm(y, x), weighted_sqdist(pm<3, 9>, x, y)), concat(max(x * y), min(x - y))),
-               concat(concat(sum(x) * elem<1>(y), extract<1, 2>(x) * elem<0>(y)),
-                      concat(concat(matvecmult(A, x), vecmatmult(x, A)),
-                             concat(concat(tensorprod(x, y), tensordot<dims<3>, dims<3, 3>, axes<0>, axes<0>>(x, A)),
-                                    kron<dims<3>, dims<3>>(x, y)))))),
-        concat(concat(sum_t<3>(dot(x, y)), extract_t<1, 4>(x)),
-               concat(concat(elem_t<3, 1>(elem<2>(x)), weighted_sqnorm(elem<0>(y), x)), one_hot<3>(elem<0>(x) * cst<3>))));
-inline constexpr auto fc = concat(
-        concat(concat(real(complex_mult(z, w)), imag(complex_divide(z, w))), concat(complex_abs(z - w), complex_angle(z))),
-        concat(concat(complex_square_abs(complex_add(z, w)), conj(complex_subtract(z, w))),
-               concat(concat(complex_exp(z - w), complex_exp1j(real(z))),
-                      concat(concat(complex_sum(z), complex_sum_t<4>(complex_sum(w * z))),
-                             concat(complex_real_scal(elem<0>(w), z), real2complex(imag(z)) + imag2complex(real(z)))))));
-inline constexpr auto fk = concat(
-        concat(concat(gauss_kernel(p, x, y, vj<2, 3>), cauchy_kernel(p, x, y, vj<2, 3>)),
-               concat(laplace_kernel(p, x, y, vj<2, 3>), inverse_multiquadric_kernel(p, x, y, vj<2, 3>))),
-        concat(concat(divfree_gauss_kernel(p, x, y, vj<2, 3>), curlfree_gauss_kernel(p, x, y, vj<2, 3>)),
-               sum_gauss_kernel(pm<4, 2>, pm<5, 2>, x, y, vj<2, 3>)));
+namespace op = kops_conformance::examples::op_gradients;
+inline constexpr auto fe = op::elementwise;
+inline constexpr auto A = op::matrix;
+inline constexpr auto fv = op::vector;
+inline constexpr auto fc = op::complex;
+inline constexpr auto fk = op::kernels;
 
 // Formulas: the op groups of corpus_ops.cpp, and the calculus of corpus_reductions.cpp.
 using formula_cases = kops::type_list<
