@@ -35,6 +35,7 @@
 
 #include <array>
 #include <cstddef>
+#include <initializer_list>
 #include <utility>
 
 #include <kops/autodiff/diff.hpp>
@@ -188,8 +189,8 @@ struct tree {
 // An op's KeOps name, its arguments and its builder. sig, one letter per argument:
 //   f a formula, v a variable, i an integer, l an integer list ((3,3), [3,3] or 3),
 //   a a reduction axis (0 or 1); arguments after '?' are optional.
-// build(r, children...) gets r = node_ref (integer arguments r.i0, r.i1, lists
-// R::list<T, k>, the axis R::axis) and the children's formula values.
+// build(r, children...) gets r, a node_ref R (its integer arguments i0<R>, i1<R>,
+// its lists R::list<T, k>, its axis axis_of<R>), and the children's formula values.
 template <class B>
 struct op_entry {
   const char* name;
@@ -400,7 +401,8 @@ constexpr int distance(const char* a, int na, const char* b, int nb) {
     for (int j = 1; j <= nb; ++j) {
       const int up = row[j];
       const int sub = diag + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
-      row[j] = sub < up + 1 ? (sub < row[j - 1] + 1 ? sub : row[j - 1] + 1) : (up + 1 < row[j - 1] + 1 ? up + 1 : row[j - 1] + 1);
+      const int del = up + 1, ins = row[j - 1] + 1;
+      row[j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
       diag = up;
     }
   }
@@ -508,7 +510,8 @@ struct parser {
       tok.type = real ? t_real : t_int;
     } else {
       const char d = pos + 1 < n ? s[pos + 1] : 0;
-      const bool two = (c == '*' && d == '*') || (c == '/' && d == '/') || ((c == '<' || c == '>' || c == '=' || c == '!') && d == '=');
+      const bool two = (c == '*' && d == '*') || (c == '/' && d == '/') ||
+                       ((c == '<' || c == '>' || c == '=' || c == '!') && d == '=');
       pos += two ? 2 : 1;
       tok.type = t_punct;
     }
@@ -594,7 +597,7 @@ struct parser {
     if (failed()) return -1;
     if (is("^") || is("&")) {
       auto m = start(column());
-      quoted(m, tok).add(" is a bitwise operator in keopscore (Python's xor, and), no op: write Pow(f,n), f**n or Powf(f,g)");
+      quoted(m, tok).add(" is a bitwise operator in Python (keopscore 2.3), no op: write Pow(f,n), f**n or Powf(f,g)");
       return fail(m);
     }
     return a;
@@ -619,7 +622,7 @@ struct parser {
       const int col = column();
       if (!times && !divide) {
         auto m = start(col);
-        return fail(quoted(m, tok).add(" is not an operator of KeOps' syntax: write Mod(x,n,d) or MatVecMult(A,b)"));
+        return fail(quoted(m, tok).add(" is no KeOps operator: write Mod(x,n,d) or MatVecMult(A,b)"));
       }
       next();
       const int b = unary_op();
@@ -628,7 +631,8 @@ struct parser {
         a = integer(int_value(a) * int_value(b), col);
       } else if (divide && is_int(a) && is_int(b)) {
         auto m = start(col);
-        return fail(m.add("an integer divided by an integer is a Python float, which keopscore 2.3 rejects: write IntCst(p)/IntCst(q)"));
+        return fail(m.add("an integer divided by an integer is a Python float, which keopscore 2.3 rejects: "
+                          "write IntCst(p)/IntCst(q)"));
       } else if (divide && is_int(a) && int_value(a) == 1) {
         a = call(op_id("Inv"), col, {b});  // Operation.__rtruediv__: 1/f is Inv(f)
       } else {
@@ -683,7 +687,8 @@ struct parser {
     }
     if (k.type == t_real) {
       auto m = start(col);
-      return fail(quoted(m, k).add(" is a float literal, which keopscore 2.3 rejects (int2Op): write IntCst(n) or IntCst(p)*IntInv(q)"));
+      return fail(quoted(m, k).add(" is a float literal, which keopscore 2.3 rejects (int2Op): "
+                                   "write IntCst(n) or IntCst(p)*IntInv(q)"));
     }
     if (is("(") || is("[")) return group();
     if (k.type == t_ident) return name();
@@ -796,6 +801,14 @@ struct parser {
     auto m = start(col);
     const char* id = s + k.begin;
     const int len = k.end - k.begin;
+    for (int a = 0; a < naliases; ++a)
+      if (aliases[a].name_len == len && same(aliases[a].name, id, len))
+        return fail(quoted(m, k).add(" is a variable (an alias), not an operation"));
+    // keopscore's own reductions that pykeops builds LogSumExp and SumSoftMaxWeight on
+    for (const char* internal : {"Max_SumShiftExp_Reduction", "Max_SumShiftExpWeight_Reduction"})
+      if (length(internal) == len && same(internal, id, len))
+        return fail(quoted(m, k).add(" is the keopscore reduction under LogSumExp and SumSoftMaxWeight, not in kops: "
+                                     "write LogSumExp_Reduction(f,axis[,g]) or SumSoftMaxWeight_Reduction(f,axis,g)"));
     quoted(m.add("unknown operation "), k);
     int best = -1, bd = 3 + len / 4;
     for (int o = 0; o < num_ops; ++o) {
@@ -813,7 +826,9 @@ struct parser {
     auto m = start(col);
     m.add(s + k.begin, k.end - k.begin);
     if (nargs != want)
-      return fail(m.add(var ? " expects 3 arguments (index, dim, category), given " : " expects 2 arguments (index, dim), given ").num(nargs));
+      return fail(m.add(var ? " expects 3 arguments (index, dim, category), given "
+                            : " expects 2 arguments (index, dim), given ")
+                      .num(nargs));
     for (int a = 0; a < nargs; ++a)
       if (!is_int(args[a]) || int_value(args[a]) < 0)
         return fail(m.add(": argument ").num(a + 1).add(" must be a non-negative integer"));
@@ -849,7 +864,8 @@ struct parser {
       const char want = sig[c];
       if (want == 'f' || want == 'v') {
         if (arg.kind == k_list) return fail(m.add(" must be a formula, given an integer list"));
-        if (arg.kind == k_call && is_reduction(arg.op)) return fail(m.add(" is a reduction: a reduction is the outermost call only"));
+        if (arg.kind == k_call && is_reduction(arg.op))
+          return fail(m.add(" is a reduction: a reduction is the outermost call only"));
         if (want == 'v' && arg.kind != k_var) return fail(m.add(" must be a variable (an alias, Var, Vi, Vj or Pm)"));
         nd.children[nd.nchildren++] = args[a];
       } else if (want == 'i' || want == 'a') {
@@ -862,7 +878,8 @@ struct parser {
           nd.ints[nd.nints++] = arg.ints[0];
         }
       } else {  // 'l'
-        if (arg.kind != k_list && arg.kind != k_int) return fail(m.add(" must be an integer list, e.g. (3,3) or [3,3]"));
+        if (arg.kind != k_list && arg.kind != k_int)
+          return fail(m.add(" must be an integer list, e.g. (3,3) or [3,3]"));
         const int size = arg.kind == k_int ? 1 : arg.nints;
         if (nd.nints + size > max_ints) return fail(m.add(": more than ").num(max_ints).add(" integers in all"));
         for (int v = 0; v < size; ++v) nd.ints[nd.nints++] = arg.ints[v];
@@ -896,7 +913,8 @@ struct parser {
     const int col = column();
     if (k.type != t_ident || !is_variable_call(s + k.begin, k.end - k.begin)) {
       auto m = start(col);
-      fail(quoted(m, k).add(" is not a variable type: expected Vi, Vj, Pm or Var, as in X=Vi(3), X=Vi(0,3), X=Var(0,3,0)"));
+      fail(quoted(m, k).add(" is not a variable type: expected Vi, Vj, Pm or Var, "
+                            "as in X=Vi(3), X=Vi(0,3), X=Var(0,3,0)"));
       return;
     }
     next();
@@ -958,7 +976,8 @@ struct parser {
     const node& r = t.nodes[root];
     const bool is_red = r.kind == k_call && is_reduction(r.op);
     if (reduction && !is_red) {
-      fail(start(1).add("the string is a formula, not a reduction: expected Name_Reduction(f,axis), e.g. Sum_Reduction(f,0)"));
+      fail(start(1).add("the string is a formula, not a reduction: "
+                        "expected Name_Reduction(f,axis), e.g. Sum_Reduction(f,0)"));
       return;
     }
     if (!reduction && is_red) {
@@ -1041,7 +1060,8 @@ template <fixed_string Message> inline constexpr bool keops_syntax_error = false
 template <class P>
 constexpr auto formula() {
   if constexpr (!P::ast.ok) {
-    static_assert(keops_syntax_error<P::ast.message>, "kops::keops_formula: the KeOps string does not parse (the note below says where and why)");
+    static_assert(keops_syntax_error<P::ast.message>,
+                  "kops::keops_formula: the KeOps string does not parse (the note below says where and why)");
     return syntax_error{};
   } else {
     return build<P, P::ast.root>();
@@ -1050,7 +1070,8 @@ constexpr auto formula() {
 template <class P>
 constexpr auto reduction() {
   if constexpr (!P::ast.ok) {
-    static_assert(keops_syntax_error<P::ast.message>, "kops::keops_reduction: the KeOps string does not parse (the note below says where and why)");
+    static_assert(keops_syntax_error<P::ast.message>,
+                  "kops::keops_reduction: the KeOps string does not parse (the note below says where and why)");
     return syntax_error{};
   } else {
     return build<P, P::ast.root>();
