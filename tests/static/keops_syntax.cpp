@@ -82,7 +82,8 @@ static_assert(is<f<"X**2">, square(x)> && is<f<"X**3">, pow<3>(x)> && is<f<"X**-
 static_assert(is<f<"-X**2">, -square(x)> && is<f<"X**Y">, powf(x, y)> && is<f<"X**B**2">, powf(x, square(b))>);
 // Python ints: n*f is IntCst(n)*f, -3 is an int, 2*3 is 6, 2**3 is 8, 1/f is Inv(f).
 static_assert(is<f<"2*X">, cst<2> * x> && is<f<"X*2">, x * cst<2>> && is<f<"-3*X">, cst<-3> * x>);
-static_assert(is<f<"2*3*X">, cst<6> * x> && is<f<"2**3+X">, cst<8> + x> && is<f<"X-1">, x - cst<1>>);
+static_assert(is<f<"2*3*X">, cst<6> * x> && is<f<"2**3+X">, cst<8> + x> && is<f<"X-1">, x - cst<1>> &&
+              is<f<"X*-1">, x * cst<-1>> && is<f<"+2*X">, cst<2> * x> && is<f<"-2**2*X">, cst<-4> * x>);
 static_assert(is<f<"1/X">, inv(x)> && is<f<"2/X">, cst<2> / x> && is<f<"IntCst(1)/X">, cst<1> / x>);
 // * and / associate to the left, + and - too.
 static_assert(is<f<"X/Y*B">, (x / y) * b> && is<f<"X-Y+B">, (x - y) + b> && is<f<"X-(Y+B)">, x - (y + b)>);

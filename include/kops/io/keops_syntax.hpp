@@ -21,9 +21,9 @@
 //   An integer literal is a Python int: n*f is IntCst(n)*f, -3 the int -3, 2*3 the int 6,
 //   and 1/f is Inv(f) (Operation.__rtruediv__).
 // Where keopscore 2.3 fails, kops says why (a float literal: int2Op rejects it; ^ is
-// Python's xor, no op; == and != compare formulas) or, in one place, reads the evident
-// intent: f**g with g not an integer literal is Powf(f,g) (keopscore 2.3's __pow__
-// raises there: `raise Powf(...)`).
+// Python's xor, no op; == and != compare formulas; +f has no __pos__) or, in one place,
+// reads the evident intent: f**g with g not an integer literal is Powf(f,g)
+// (keopscore 2.3's __pow__ raises there: `raise Powf(...)`).
 // Aliases as pykeops takes them (pykeops/common/parse_type.py): "X=Vi(3)" (position: its
 // place in the alias list), "X=Vi(0,3)", "X=Var(0,3,0)"; in the formula, Var(i,d,cat),
 // Vi(i,d), Vj(i,d), Pm(i,d) name a variable directly.
@@ -648,6 +648,8 @@ struct parser {
       next();
       const int a = unary_op();
       if (failed()) return -1;
+      if (!minus && !is_int(a))  // +f: Operation has no __pos__, +3 is the int 3
+        return fail(start(col).add("unary `+` of a formula is not in keopscore 2.3 (no Operation.__pos__): drop it"));
       if (!minus) return a;
       return is_int(a) ? integer(-int_value(a), col) : call(op_id("Minus"), col, {a});
     }
