@@ -197,6 +197,7 @@ struct op_entry {
   const char* sig;
   B build;
 };
+template <class B> op_entry(const char*, const char*, B) -> op_entry<B>;  // (clang 14: no aggregate CTAD)
 
 // The table: a flat list of op entries indexed by op id (not a std::tuple, whose
 // recursive traits exceed nvcc's instantiation depth at this length).
