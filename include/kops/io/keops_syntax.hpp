@@ -367,17 +367,6 @@ inline constexpr auto ops = []<std::size_t... I, class... B>(const table<std::in
 }(op_table);
 inline constexpr int num_ops = int(ops.size());
 
-constexpr int op_id(const char* name) {
-  for (int k = 0; k < num_ops; ++k) {
-    int c = 0;
-    while (name[c] && name[c] == ops[k].name[c]) ++c;
-    if (!name[c] && !ops[k].name[c]) return k;
-  }
-  return -1;
-}
-inline constexpr int first_reduction = op_id("Sum_Reduction");
-constexpr bool is_reduction(int op) { return op >= first_reduction; }
-
 // ---- text helpers -----------------------------------------------------------------
 
 constexpr char lower(char c) { return c >= 'A' && c <= 'Z' ? char(c - 'A' + 'a') : c; }
@@ -389,6 +378,20 @@ constexpr int length(const char* s) {
   while (s[n]) ++n;
   return n;
 }
+constexpr bool same(const char* a, const char* b, int len) {
+  for (int k = 0; k < len; ++k)
+    if (a[k] != b[k]) return false;
+  return true;
+}
+// The op named by the len characters at id, or -1.
+constexpr int find_op(const char* id, int len) {
+  for (int k = 0; k < num_ops; ++k)
+    if (length(ops[k].name) == len && same(ops[k].name, id, len)) return k;
+  return -1;
+}
+constexpr int op_id(const char* name) { return find_op(name, length(name)); }
+inline constexpr int first_reduction = op_id("Sum_Reduction");
+constexpr bool is_reduction(int op) { return op >= first_reduction; }
 
 // Levenshtein distance, case-insensitive: what "did you mean" ranks names by.
 constexpr int distance(const char* a, int na, const char* b, int nb) {
@@ -420,16 +423,11 @@ struct message_builder {
   }
   constexpr message_builder& num(long long v) {
     char d[24]{};
-    int k = 0;
-    const bool neg = v < 0;
-    unsigned long long u = neg ? 0ull - (unsigned long long)v : (unsigned long long)v;
-    do d[k++] = char('0' + u % 10); while ((u /= 10) != 0);
-    if (neg) add("-");
-    while (k > 0) {
-      const char c[2] = {d[--k], 0};
-      add(c);
-    }
-    return *this;
+    int k = 24;
+    unsigned long long u = v < 0 ? 0ull - static_cast<unsigned long long>(v) : static_cast<unsigned long long>(v);
+    do d[--k] = char('0' + u % 10); while ((u /= 10) != 0);
+    if (v < 0) d[--k] = '-';
+    return add(d + k, 24 - k);
   }
 };
 
@@ -781,16 +779,6 @@ struct parser {
     const int op = find_op(id, len);
     if (op < 0) return unknown_op(k, col);
     return op_call(op, col, args, nargs);
-  }
-  static constexpr bool same(const char* a, const char* b, int len) {
-    for (int k = 0; k < len; ++k)
-      if (a[k] != b[k]) return false;
-    return true;
-  }
-  static constexpr int find_op(const char* id, int len) {
-    for (int k = 0; k < num_ops; ++k)
-      if (length(ops[k].name) == len && same(ops[k].name, id, len)) return k;
-    return -1;
   }
   static constexpr int variable_category(const char* id, int len) {
     for (int c = 0; c < 3; ++c)
