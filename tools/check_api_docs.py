@@ -56,8 +56,8 @@ REQUIRED = [
     # derivatives, printing
     "kops::grad", "kops::diff", "kops::grad_matrix", "kops::divergence", "kops::laplacian",
     "kops::factorize", "kops::sum_rows", "kops::to_string", "kops::to_keops_string",
-    "kops::keops_formula", "kops::keops_formula2", "kops::keops_reduction_op",
-    "kops::keops_opt_arg", "kops::keops_axis",
+    "kops::keops_reduced_formula", "kops::keops_formula2", "kops::keops_reduction_op",
+    "kops::keops_opt_arg", "kops::keops_axis", "kops::keops_formula", "kops::keops_reduction",
     # reductions
     "kops::sum_reduction", "kops::min_reduction", "kops::max_reduction",
     "kops::argmin_reduction", "kops::argmax_reduction", "kops::min_argmin_reduction",

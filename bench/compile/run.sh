@@ -6,6 +6,8 @@
 #   g++ -O3:           the Gaussian sum with its 1st..4th derivative w.r.t. x (the curve)
 #   g++ -O3:           the Gaussian sum under kops::with_dim with 1, 4, 8 dimensions listed
 #                      (the compile-time cost per listed dimension)
+#   g++ -O3:           the Gaussian sum from the C++ builders vs from its KeOps string
+#                      (kops::keops_reduction: the cost of the compile-time parse)
 #   g++ -O3:           a TU including only <Kokkos_Core.hpp>, and one with a single
 #                      Kokkos::parallel_for (what any Kokkos TU pays)
 #   nvcc -O3 (sm_90):  (s) a TU of only the C++ standard headers (b') reaches; with
@@ -130,6 +132,10 @@ for n in 1 4 8; do
   measure gxx_with_dim$n "Gaussian sum, kops::with_dim over $n dimensions (1..$n), Kokkos backend" "g++ -O3" "" \
     $cxx -DNDIMS=$n bench/compile/with_dim_kokkos.cpp -o "$out/with_dim$n" $kokkos_lib
 done
+measure gxx_gauss_builders "Gaussian sum from the C++ builders, Kokkos backend" "g++ -O3" "" \
+  $cxx -DFROM_STRING=0 bench/compile/gauss_keops_string.cpp -o "$out/gauss_builders" $kokkos_lib
+measure gxx_gauss_string "Gaussian sum from its KeOps string (kops::keops_reduction), Kokkos backend" "g++ -O3" "" \
+  $cxx -DFROM_STRING=1 bench/compile/gauss_keops_string.cpp -o "$out/gauss_string" $kokkos_lib
 measure gxx_kokkos_core "<Kokkos_Core.hpp> alone" "g++ -O3" "" \
   $cxx bench/compile/kokkos_core.cpp -o "$out/kokkos_core" $kokkos_lib
 measure gxx_kokkos_for "<Kokkos_Core.hpp> and one Kokkos::parallel_for" "g++ -O3" "" \

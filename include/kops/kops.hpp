@@ -121,6 +121,7 @@
 #include <kops/autodiff/divergence.hpp>
 #include <kops/autodiff/laplacian.hpp>
 #include <kops/autodiff/tied.hpp>
+#include <kops/io/keops_syntax.hpp>
 #include <kops/io/to_string.hpp>
 #include <kops/solve/linear.hpp>
 #include <kops/solve/options.hpp>

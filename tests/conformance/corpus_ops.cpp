@@ -255,12 +255,7 @@ void add_op_gradients(corpus& c) {
   constexpr auto y = vj<1, 3>;
   {
     // inputs in (0.1, 0.9): inside every op's domain
-    constexpr auto f = exp(x * y) + log(x + y) + sin(x - y) * cos(x + y) + sqrt(x * y) + rsqrt(x + y) + inv(y + x) +
-                       square(x - y) + pow<3>(x * y) + pow<-2>(x + y) + abs(x - y) + relu(x - y) + xlogx(x * y) +
-                       sinxdivx(x - y) + asin(x * y) + acos(x - y) + atan(x / y) + atan2(x, y) +
-                       clamp(x - y, -(x * y), x * y) + mod(cst<3> * x, y + cst<1>) + ifelse(x - y, x * x, y * y) +
-                       sign(x - y) + step(x - y) + floor(cst<3> * x) + round<1>(x) +
-                       clampint<0, 1>(cst<3> * x - cst<1>) + less_than(x, y) * x + less_or_equal(y, x) * y;
+    constexpr auto f = examples::op_gradients::elementwise;
     constexpr auto e = vi<2, 3>;
     const case_options o{.what = "derivatives of the element-wise ops", .all = {0.1, 0.9}};
     add_op_gradient(c, "grad_elementwise_x", f, x, e, o);
@@ -273,16 +268,8 @@ void add_op_gradients(corpus& c) {
     add_op_gradient(c, "grad_powf", powf(x + y, x * y), x, e, op);
   }
   {
-    constexpr auto A = vj<2, 9>;  // 3 x 3, row-major
-    constexpr auto f = concat(concat(
-        concat(concat(norm2(x - y), normalize(x + y)), concat(sqnorm2(x * y), concat(dot(x, y), sqdist(x, y)))),
-        concat(concat(concat(weighted_sqnorm(y, x), weighted_sqdist(pm<3, 9>, x, y)), concat(max(x * y), min(x - y))),
-               concat(concat(sum(x) * elem<1>(y), extract<1, 2>(x) * elem<0>(y)),
-                      concat(concat(matvecmult(A, x), vecmatmult(x, A)),
-                             concat(concat(tensorprod(x, y), tensordot<dims<3>, dims<3, 3>, axes<0>, axes<0>>(x, A)),
-                                    kron<dims<3>, dims<3>>(x, y)))))),
-        concat(concat(sum_t<3>(dot(x, y)), extract_t<1, 4>(x)),
-               concat(concat(elem_t<3, 1>(elem<2>(x)), weighted_sqnorm(elem<0>(y), x)), one_hot<3>(elem<0>(x) * cst<3>))));
+    constexpr auto A = examples::op_gradients::matrix;
+    constexpr auto f = examples::op_gradients::vector;
     constexpr auto e = vi<4, decltype(f)::dim>;
     const std::vector<double> sym{1.5, 0.2, -0.3, 0.2, 1.1, 0.4, -0.3, 0.4, 0.9};
     add_op_gradient(c, "grad_vector_ops_x", f, x, e,
@@ -292,26 +279,16 @@ void add_op_gradients(corpus& c) {
                     {.what = "derivatives of matvecmult, vecmatmult, tensordot w.r.t. the matrix", .values = {{3, sym}}});
   }
   {
-    constexpr auto z = vi<0, 4>;
-    constexpr auto w = vj<1, 4>;
-    constexpr auto f = concat(
-        concat(concat(real(complex_mult(z, w)), imag(complex_divide(z, w))), concat(complex_abs(z - w), complex_angle(z))),
-        concat(concat(complex_square_abs(complex_add(z, w)), conj(complex_subtract(z, w))),
-               concat(concat(complex_exp(z - w), complex_exp1j(real(z))),
-                      concat(concat(complex_sum(z), complex_sum_t<4>(complex_sum(w * z))),
-                             concat(complex_real_scal(elem<0>(w), z), real2complex(imag(z)) + imag2complex(real(z)))))));
+    constexpr auto z = examples::op_gradients::z;
+    constexpr auto w = examples::op_gradients::w;
+    constexpr auto f = examples::op_gradients::complex;
     constexpr auto e = vi<2, decltype(f)::dim>;
     add_op_gradient(c, "grad_complex_z", f, z, e, {.what = "derivatives of the complex ops"});
     add_op_gradient(c, "grad_complex_w", f, w, e, {.what = "derivatives of the complex ops (second operand)"});
   }
   {
-    constexpr auto sc = pm<3, 1>;
-    constexpr auto b = vj<2, 3>;
-    constexpr auto f = concat(
-        concat(concat(gauss_kernel(sc, x, y, b), cauchy_kernel(sc, x, y, b)),
-               concat(laplace_kernel(sc, x, y, b), inverse_multiquadric_kernel(sc, x, y, b))),
-        concat(concat(divfree_gauss_kernel(sc, x, y, b), curlfree_gauss_kernel(sc, x, y, b)),
-               sum_gauss_kernel(pm<4, 2>, pm<5, 2>, x, y, b)));
+    constexpr auto sc = examples::op_gradients::scale;
+    constexpr auto f = examples::op_gradients::kernels;
     constexpr auto e = vi<6, decltype(f)::dim>;
     add_op_gradient(c, "grad_kernels_x", f, x, e,
                     {.what = "derivatives of the kernels", .ranges = {{3, {0.5, 1.5}}, {4, {0.5, 1.5}}}});

@@ -210,7 +210,7 @@ class corpus {
         throw std::runtime_error("corpus: " + id + " is a two-pass gradient: give its KeOps stages");
       } else {
         stage s;
-        s.formula = kops::keops_formula(red);
+        s.formula = kops::keops_reduced_formula(red);
         s.formula2 = kops::keops_formula2(red);
         s.reduction_op = kops::keops_reduction_op(red);
         s.opt_arg = kops::keops_opt_arg(red);

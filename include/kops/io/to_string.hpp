@@ -174,26 +174,26 @@ std::string to_keops_string(R r) {
 /// (K of the k-min family, 0 otherwise) and axis
 /// (1: reduce over j, output indexed by i; 0: reduce over i).
 template <ReductionType R>
-std::string keops_formula(R r) {
+std::string keops_reduced_formula(R r) {
   return detail::reduction_formula<true>(r);
 }
-/// formula2 of pykeops' Genred: the weight of a weighted reduction, "" otherwise. See keops_formula().
+/// formula2 of pykeops' Genred: the weight of a weighted reduction, "" otherwise. See keops_reduced_formula().
 template <ReductionType R>
 std::string keops_formula2(R) {
   if constexpr (detail::is_weighted_v<R>) return to_keops_string(operand_t<typename R::formula, 1>{});
   else return "";
 }
-/// opt_arg of pykeops' Genred: K of the k-min family, 0 otherwise. See keops_formula().
+/// opt_arg of pykeops' Genred: K of the k-min family, 0 otherwise. See keops_reduced_formula().
 template <ReductionType R>
 constexpr int keops_opt_arg(R) {
   return detail::reduction_k<R>();
 }
-/// reduction_op of pykeops' Genred, e.g. "Sum", "ArgMin", "KMin". See keops_formula().
+/// reduction_op of pykeops' Genred, e.g. "Sum", "ArgMin", "KMin". See keops_reduced_formula().
 template <ReductionType R>
 std::string keops_reduction_op(R) {
   return R::op::keops_name;
 }
-/// axis of pykeops' Genred: 1 reduces over j (output indexed by i), 0 over i. See keops_formula().
+/// axis of pykeops' Genred: 1 reduces over j (output indexed by i), 0 over i. See keops_reduced_formula().
 template <ReductionType R>
 constexpr int keops_axis(R) {
   return R::axis::value;

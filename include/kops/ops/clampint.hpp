@@ -15,7 +15,7 @@ struct clampint_op {
   }
   // The derivative selects [d_V F]^T g or 0 (see clampint below).
   template <class V, class G, class F> static constexpr auto vjp(V v, G g, F f) {
-    const auto inside = less_or_equal(cst<A>, f) * less_or_equal(f, cst<B>);
+    const auto inside = less_or_equal(make_constant<A, 1>(), f) * less_or_equal(f, make_constant<B, 1>());
     return detail::grad_where(inside, f, v, g);
   }
 };
@@ -33,8 +33,8 @@ template <int A, int B, Formula F>
 constexpr auto clampint([[maybe_unused]] F f) {
   static_assert(A <= B, "kops::clampint: the bounds must satisfy a <= b");
   if constexpr (is_constant_v<F>) {
-    if constexpr (F::num < A * F::den) return cst<A>;
-    else if constexpr (F::num > B * F::den) return cst<B>;
+    if constexpr (F::num < A * F::den) return make_constant<A, 1>();
+    else if constexpr (F::num > B * F::den) return make_constant<B, 1>();
     else return f;
   } else return Unary<clampint_op<A, B>, F>{};
 }
