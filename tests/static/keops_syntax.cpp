@@ -28,15 +28,17 @@ struct formula_case {
 // (Reduction's Arity: eval takes the same arguments, even those the derivative no
 // longer reads); a KeOps string does not carry it (pykeops counts the aliases), so
 // the parse has Arity 0 and is otherwise the same type.
+// (A gradient's Arity and its mark as a gradient w.r.t. a reduced-axis
+// variable, which block sparsity reads, are not in its KeOps string.)
 template <class R> struct without_arity { using type = R; };
-template <class Op, class F, class A, int N> struct without_arity<Reduction<Op, F, A, N>> {
+template <class Op, class F, class A, int N, bool G> struct without_arity<Reduction<Op, F, A, N, G>> {
   using type = Reduction<Op, F, A>;
 };
 template <class C>
 struct reduction_case {
   using built = std::remove_cv_t<decltype(C::formula)>;
   static_assert(same_v<decltype(keops_reduction<C::keops>), typename without_arity<built>::type>,
-                "keops_reduction<to_keops_string(r)> is not the type of r (up to Arity)");
+                "keops_reduction<to_keops_string(r)> is not the type of r (up to Arity and the gradient mark)");
   static constexpr bool ok = true;
 };
 static_assert([]<class... C>(type_list<C...>) { return (formula_case<C>::ok && ...); }(ks::formula_cases{}));
