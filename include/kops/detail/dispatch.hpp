@@ -500,6 +500,21 @@ template <class Pol, class Red, bool Batched = false, class B, class T, class Ou
   return run_passes<Pol, Red, pass_form<true, Batched>>(be, M, N, out, ptrs, sp, bt);
 }
 
+// The structure s of a call of Red where the host reads it, into `host`:
+// copied first (into `copy`) where the backend reads it from memory the host
+// cannot (HostSparsityBackend), unless `on_host` says it is there already;
+// then checked for Red's sizes and axes (check_sparsity_for). False after a
+// reported failure. (eval's run_sparse_passes and solve_call share it.)
+template <class Red, class B>
+[[nodiscard]] bool host_checked_sparsity(B& be, const char* where, const block_sparsity& s, sparsity_copy& copy,
+                                         block_sparsity& host, std::int64_t M, std::int64_t N, bool on_host = false) {
+  host = s;
+  if constexpr (HostSparsityBackend<B>) {
+    if (!on_host && !be.host_sparsity(s, copy, host)) return false;
+  }
+  return check_sparsity_for<Red>(where, host, M, N);
+}
+
 // The passes of a call with the block-sparsity structure s for Red's output
 // rows (or the axis it is tagged with): s (copied to the host first where the
 // backend needs it, unless `on_host` says it is there already) checked, and
@@ -511,12 +526,9 @@ template <class Pol, class Red, bool Batched = false, class B, class T, class Ou
                                      const block_sparsity& s, const batch_extent* bt = nullptr,
                                      bool on_host = false) {
   sparsity_copy copy;
-  block_sparsity host = s;
-  if constexpr (HostSparsityBackend<B>) {
-    if (!on_host && !be.host_sparsity(s, copy, host)) return false;
-  }
-  if (!check_sparsity_for<Red>(be.where, host, M, N)) return false;
-  return run_checked_sparse_passes<Pol, Red, Batched>(be, M, N, out, ptrs, host, bt);
+  block_sparsity host;
+  return host_checked_sparsity<Red>(be, be.where, s, copy, host, M, N, on_host) &&
+         run_checked_sparse_passes<Pol, Red, Batched>(be, M, N, out, ptrs, host, bt);
 }
 
 // What a call runs beyond its pointers, for run_call: a block-sparsity

@@ -95,13 +95,10 @@ solve_result solve_call(const char* where, Red, V, double alpha, std::int64_t M,
             if constexpr (ranged) {
               // K's structure where the host reads it, checked once, before `a`
               // is first written (also when there is nothing to solve).
-              const block_sparsity& s = get_option<block_sparsity>(opts);
               sparsity_copy copy;
-              block_sparsity host = s;
-              if constexpr (HostSparsityBackend<Be>) {
-                if (!be.host_sparsity(s, copy, host)) return solve_result{};
-              }
-              if (!check_sparsity_for<Red>(where, host, M, N)) return solve_result{};
+              block_sparsity host;
+              if (!host_checked_sparsity<Red>(be, where, get_option<block_sparsity>(opts), copy, host, M, N))
+                return solve_result{};
               return be.template solve<Red, V, true, Policy...>(plan, alpha, M, N, a, ptrs, &host);
             } else {
               return be.template solve<Red, V, false, Policy...>(plan, alpha, M, N, a, ptrs, nullptr);
