@@ -5,6 +5,8 @@
 // stream.
 #include "cuda_support.hpp"
 
+#include <span>
+
 #include <kops/backends/cuda/solve.hpp>
 #include <kops/backends/cuda/tied.hpp>
 #include <kops/solve/grad.hpp>
@@ -34,25 +36,7 @@ struct cuda_grad_backend {
 
 namespace {
 
-// A device copy of a host vector, freed at scope exit.
-struct device_vector {
-  double* p = nullptr;
-  std::size_t n = 0;
-  explicit device_vector(const std::vector<double>& h) : n(h.size()) {
-    kops::cuda::detail::check(cudaMalloc(&p, n * sizeof(double)), "test", "cudaMalloc");
-    kops::cuda::detail::check(cudaMemcpy(p, h.data(), n * sizeof(double), cudaMemcpyHostToDevice), "test",
-                              "cudaMemcpy");
-  }
-  std::vector<double> to_host() const {
-    std::vector<double> h(n);
-    kops::cuda::detail::check(cudaMemcpy(h.data(), p, n * sizeof(double), cudaMemcpyDeviceToHost), "test",
-                              "cudaMemcpy");
-    return h;
-  }
-  ~device_vector() { (void)cudaFree(p); }
-  device_vector(const device_vector&) = delete;
-  device_vector& operator=(const device_vector&) = delete;
-};
+using device_vector = kops_test::device_copy<double>;
 
 } // namespace
 
@@ -75,6 +59,16 @@ TEST_CASE("GPU tied eval: device pointers on a user stream give eval_host's sum"
   (void)cudaStreamDestroy(stream);
   const std::vector<double> out = dout.to_host();
   for (std::size_t k = 0; k < out.size(); ++k) CHECK(kops_test::close(out[k], expected[k], 1e-12));
+  // The range forms: N deduced, sizes checked (device spans for eval, vectors for eval_host).
+  std::vector<double> by_ranges(n * 3, 9.0);
+  kops::cuda::eval_host(G, by_ranges, p, p, pb, pg, pe);
+  CHECK(by_ranges == expected);
+  kops::cuda::eval(G, std::span<double>(dout.p, dout.n), std::span<const double>(dp.p, dp.n),
+                   std::span<const double>(dp.p, dp.n), std::span<const double>(db.p, db.n),
+                   std::span<const double>(dg.p, dg.n), std::span<const double>(de.p, de.n));
+  kops::cuda::detail::check(cudaDeviceSynchronize(), "test", "cudaDeviceSynchronize");
+  const std::vector<double> out2 = dout.to_host();
+  for (std::size_t k = 0; k < out2.size(); ++k) CHECK(kops_test::close(out2[k], expected[k], 1e-12));
 
   using Catch::Matchers::Contains;
   CHECK_THROWS_WITH(kops::cuda::eval(G, n, n - 1, dout.p, dp.p, dp.p, db.p, dg.p, de.p),

@@ -78,6 +78,20 @@ TEST_CASE("tied eval: M != N is a kops::error before anything is written", "[gra
   CHECK(out == std::vector<double>(12 * 3, 7.0));
 }
 
+TEST_CASE("tied eval: the range form deduces N and checks every size", "[grad][tied][ranges]") {
+  std::vector<double> p = random_vector<double>(12 * 3, 0, 1.5, 71), pb = random_vector<double>(12, -1, 1, 72);
+  const std::vector<double> pe = random_vector<double>(12, -1, 1, 73), pg{scale};
+  std::vector<double> want(12 * 3), got(12 * 3, 7.0);
+  constexpr auto G = kops::grad(asym, kops::tied(x, y), e1);
+  kops::kokkos::eval(G, 12, 12, want.data(), p.data(), p.data(), pb.data(), pg.data(), pe.data());
+  kops::kokkos::eval(G, got, p, p, pb, pg, pe);
+  CHECK(got == want);
+  std::vector<double> short_out(12 * 3 - 1);
+  using Catch::Matchers::Contains;
+  CHECK_THROWS_WITH(kops::kokkos::eval(G, short_out, p, p, pb, pg, pe),
+                    Contains("kops::kokkos::eval: the output holds 35 values, expected M x 3 = 36"));
+}
+
 TEST_CASE("tied eval: the policies and a block-sparse structure reach both parts", "[grad][tied][block_sparse]") {
   // Every pair kept (one block of rows, one interval): the dense result; the
   // kahan sum with a float64 accumulator gives it to rounding.

@@ -99,4 +99,22 @@ void eval_host(R, std::int64_t M, std::int64_t N, Out* out, Args... args) {
     });
 }
 
+/// The range form of eval of a kops::TiedSum (detail/sized.hpp): ranges in place
+/// of (M, N, out, pointers); N deduced from the cloud's range, every size checked
+/// as for the first part (the gradient w.r.t. x, rows i), then the pointer form.
+template <auto... Policy, TiedReduction R, kops::detail::SizedArgument O, class... Rest>
+void eval(R tied, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<typename R::row_i, false>(
+      "kops::cuda::eval", -1, -1, nullptr, [&](auto... a) { eval<Policy...>(tied, a...); }, out, rest...);
+}
+
+/// The range form of eval_host of a kops::TiedSum (detail/sized.hpp): ranges in place
+/// of (M, N, out, pointers); N deduced from the cloud's range, every size checked
+/// as for the first part (the gradient w.r.t. x, rows i), then the pointer form.
+template <auto... Policy, TiedReduction R, kops::detail::SizedArgument O, class... Rest>
+void eval_host(R tied, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<typename R::row_i, false>(
+      "kops::cuda::eval_host", -1, -1, nullptr, [&](auto... a) { eval_host<Policy...>(tied, a...); }, out, rest...);
+}
+
 } // namespace kops::cuda

@@ -33,4 +33,13 @@ void eval(R, std::int64_t M, std::int64_t N, Out* out, Args... args) {
     });
 }
 
+/// The range form of eval of a kops::TiedSum (detail/sized.hpp): ranges in place
+/// of (M, N, out, pointers); N deduced from the cloud's range, every size checked
+/// as for the first part (the gradient w.r.t. x, rows i), then the pointer form.
+template <auto... Policy, TiedReduction R, kops::detail::SizedArgument O, class... Rest>
+void eval(R tied, O&& out, const Rest&... rest) {
+  kops::detail::eval_range_call<typename R::row_i, false>(
+      "kops::kokkos::eval", -1, -1, nullptr, [&](auto... a) { eval<Policy...>(tied, a...); }, out, rest...);
+}
+
 } // namespace kops::kokkos
