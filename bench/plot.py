@@ -291,8 +291,8 @@ def main():
                 plot_cpu(p, args.out)
             elif name.startswith("compile"):
                 plot_compile(p, args.out)
-            elif name.startswith("sass") or name.startswith("half") or name.startswith("wide"):
-                continue  # bench/sass/run.sh's, bench/run_half.sh's: tables in docs/performance.md, no plot
+            elif any(name.startswith(k) for k in ("sass", "half", "wide", "knn")):
+                continue  # bench/sass/run.sh's, bench/run_half.sh's, bench/run_knn.sh's: tables in docs/performance.md, no plot
             else:
                 raise InputError(f"{p}: unknown kind of file (expected cpu*.csv or compile*.csv)")
     except InputError as e:

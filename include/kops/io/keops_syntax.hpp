@@ -456,19 +456,22 @@ struct parser {
   const char* s;
   int n;
   const char* who;                // "kops::keops_formula" or "kops::keops_reduction"
-  const char* where = nullptr;    // the alias string being read, or null (the formula)
+  const char* where = nullptr;    // the alias string being read (in_alias), else unused
   int where_index = 0;
   tree<N>& t;
   alias (&aliases)[NA + 1];
   int naliases = 0;
   int pos = 0;
   token tok{};
+  bool in_alias = false;  // reading an alias (a flag, not `where != nullptr`: under
+                          // -fsanitize=undefined g++ cannot compare a template argument's
+                          // address in a constant expression)
 
   // ---- errors: the first one is kept
   constexpr message_builder start(int column) {
     message_builder b;
     b.add(who).add(": ");
-    if (where) b.add("in alias ").num(where_index + 1).add(" `").add(where).add("`, ");
+    if (in_alias) b.add("in alias ").num(where_index + 1).add(" `").add(where).add("`, ");
     b.add("at column ").num(column).add(", ");
     return b;
   }
@@ -885,6 +888,7 @@ struct parser {
     s = text;
     n = text_len;
     where = text;
+    in_alias = true;
     where_index = index;
     pos = 0;
     next();
@@ -940,7 +944,7 @@ struct parser {
       return;
     }
     for (int b = 0; b < naliases; ++b)
-      if (a.name && aliases[b].name_len == a.name_len && same(aliases[b].name, a.name, a.name_len)) {
+      if (a.name_len > 0 && aliases[b].name_len == a.name_len && same(aliases[b].name, a.name, a.name_len)) {
         fail(start(1).add("the name `").add(a.name, a.name_len).add("` is given twice"));
         return;
       }
@@ -954,6 +958,7 @@ struct parser {
     s = text;
     n = text_len;
     where = nullptr;
+    in_alias = false;
     pos = 0;
     next();
     const int root = expression();
