@@ -24,7 +24,9 @@
 // timings there mean nothing, the agreement is the test).
 //
 // usage: kops_peer [--cases a,b] [--types float,double] [--size N | --rows M --cols N]
-//                  [--reps R] [--warm W] [--headline] [--deadline S] [--csv FILE] [--md FILE]
+//                  [--reps R] [--warm W] [--max-seconds S] [--headline] [--deadline S] [--csv FILE] [--md FILE]
+//   --reps, --warm  timed calls (median kept) and untimed ones before them (GPU: 7 and 1;
+//               emulated: 1 and 0); --max-seconds (GPU: 2) caps the calls of one row
 //   --size      rows = cols = N for every case (default: per case, see default_size)
 //   --headline  also the 3-D Gaussian sum, float, at M = N = 1e6 (KeOps, kops auto)
 //   --deadline  stop starting new runs after S seconds (rows not run are listed)
@@ -56,14 +58,14 @@ struct options {
   std::int64_t rows = 0, cols = 0;
   int reps = emulated ? 1 : 7, warm = emulated ? 0 : 1;
   bool headline = false;
-  double deadline = 1e300;
+  double deadline = 1e300, max_seconds = emulated ? 1e300 : 2.0;
   std::string csv, md;
 };
 
 [[noreturn]] void usage(const std::string& msg) {
   std::fprintf(stderr,
                "kops_peer: %s\nusage: kops_peer [--cases a,b] [--types float,double] [--size N | --rows M --cols N] "
-               "[--reps R] [--warm W] [--headline] [--deadline S] [--csv FILE] [--md FILE]\n",
+               "[--reps R] [--warm W] [--max-seconds S] [--headline] [--deadline S] [--csv FILE] [--md FILE]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -98,6 +100,7 @@ options parse(int argc, char** argv) {
     else if (s == "--warm") o.warm = std::atoi(value().c_str());
     else if (s == "--headline") o.headline = true;
     else if (s == "--deadline") o.deadline = std::atof(value().c_str());
+    else if (s == "--max-seconds") o.max_seconds = std::atof(value().c_str());
     else if (s == "--csv") o.csv = value();
     else if (s == "--md") o.md = value();
     else usage(s == "-h" || s == "--help" ? "help" : "unknown option " + s);
@@ -270,8 +273,12 @@ struct timing {
   double first = 0, median = 0, best = 0;  // seconds (GPU time between events; first: wall)
 };
 
+// f() queued on the default stream: a first call (wall time, synchronised),
+// warm - 1 more, then `reps` calls between events; a configuration whose first
+// call takes long gets fewer (at least one), so that one row spends about
+// max_seconds at most.
 template <class F>
-timing time_calls(F&& f, int warm, int reps) {
+timing time_calls(F&& f, int warm, int reps, double max_seconds) {
   cudaEvent_t e0, e1;
   check(cudaEventCreate(&e0), "cudaEventCreate");
   check(cudaEventCreate(&e1), "cudaEventCreate");
@@ -280,6 +287,10 @@ timing time_calls(F&& f, int warm, int reps) {
   f();
   check(cudaDeviceSynchronize(), "running (first call)");
   t.first = std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count();
+  if (t.first * (warm - 1 + reps) > max_seconds) {
+    warm = 1;
+    reps = std::max(1, std::min(reps, int(max_seconds / std::max(t.first, 1e-9))));
+  }
   for (int w = 1; w < warm; ++w) f();
   std::vector<double> s;
   for (int r = 0; r < reps; ++r) {
@@ -459,7 +470,7 @@ struct runner {
       r.scheme = "GPU_1D";
       r.launch = std::to_string(grid) + "x" + std::to_string(block) + " " + std::to_string(shared) + " B";
       if (block != k->block_generated) r.launch += " (keops_gen.py: " + std::to_string(k->block_generated) + ")";
-      r.t = time_calls(launch, opt.warm, opt.reps);
+      r.t = time_calls(launch, opt.warm, opt.reps, opt.max_seconds);
       keops_out = as_double(out.host());
       if (c.k == peer::kind::logsumexp) {  // (max, sum) -> max + log(sum), on the host as pykeops does
         std::vector<double> lse(static_cast<std::size_t>(rows));
@@ -500,12 +511,12 @@ struct runner {
         if (c.k == peer::kind::argkmin) {
           device_buffer<std::int64_t> out(std::size_t(rows) * dimout);
           call.out = out.p;
-          t = time_calls([&] { fn(call); }, opt.warm, opt.reps);
+          t = time_calls([&] { fn(call); }, opt.warm, opt.reps, opt.max_seconds);
           host = as_double(out.host());
         } else {
           device_buffer<T> out(std::size_t(rows) * dimout);
           call.out = out.p;
-          t = time_calls([&] { fn(call); }, opt.warm, opt.reps);
+          t = time_calls([&] { fn(call); }, opt.warm, opt.reps, opt.max_seconds);
           host = as_double(out.host());
         }
         row r = base;
