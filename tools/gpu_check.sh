@@ -706,7 +706,7 @@ if ran_steps configure; then
     b0=$(now)
     timeout -k 10 "${CAP[configure]}" nice -n 5 bash -c gc_configure >"$LOGS/configure.log" 2>&1 </dev/null
     echo "$? $(( $(now) - b0 ))" >"$GC/configure.rc"
-    if [ "$(cut -d' ' -f1 "$GC/configure.rc")" = 0 ]; then
+    if [ "$(cut -d' ' -f1 "$GC/configure.rc")" = 0 ] && ran_steps build; then
       b0=$(now)
       timeout -k 10 "${CAP[build]}" nice -n 5 bash -c gc_build >"$LOGS/build.log" 2>&1 </dev/null
       echo "$? $(( $(now) - b0 ))" >"$GC/build.rc"
@@ -811,13 +811,13 @@ if [ -n "$BG_PID" ]; then
   report_step "${TITLE[configure]}" \
     "cmake -S . -B ${BUILD_DIR#"$ROOT"/} -DCMAKE_BUILD_TYPE=Release -DKOPS_ENABLE_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES=${ARCH}-real -DKOPS_TEST_CUDA_ARCHITECTURES=${ARCH}-real -DKOPS_BUILD_TESTS=ON -DKOPS_ENABLE_KOKKOS=ON -DKOPS_BUILD_EXAMPLES=ON (both OFF when Kokkos is not found) -DKOPS_BUILD_EMULATED_GPU_TESTS=OFF -DKOPS_BUILD_BENCH=OFF" \
     "^\+ cmake|^== |kops:|error|Kokkos|Boost|Catch2|CUDA compiler identification|Configuring|Generating" 8
-  if [ "$CONFIGURE_STATUS" = pass ]; then
+  if [ "$CONFIGURE_STATUS" = pass ] && ran_steps build; then
     bg_step build
     report_step "${TITLE[build]}" \
       "cmake --build ${BUILD_DIR#"$ROOT"/} -j $JOBS --target kops_cuda_tests kops_embedded_cuda [gaussian_sum gaussian_sum_cuda] (examples off: nvcc examples/gaussian_sum/main.cu alongside); bench_gpu alongside when the bench step is selected" \
       "^\+ |^== | error|error:|FAILED|warning|Linking" 8
     [ "$STATUS" = pass ] && BUILD_OK=1
-  else
+  elif ran_steps build; then
     skip_row "${TITLE[build]}" "configure failed"
   fi
 fi

@@ -5,6 +5,7 @@
 // needed: nvrtc is a compiler.
 //
 // usage: nvrtc_cubin SOURCE.cu sm_90 OUT.cubin
+// (bench/peer/peer.cmake runs it at build time for kops_peer's nvrtc rows.)
 #include <nvrtc.h>
 
 #include <cstdio>
@@ -19,12 +20,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::ifstream in(argv[1]);
+  if (!in) {
+    // keopscore could not be had at build time (keops_peer_gen.py wrote no
+    // source): an empty cubin, which kops_peer reports as missing.
+    std::fprintf(stderr, "nvrtc_cubin: no %s: writing an empty %s\n", argv[1], argv[3]);
+    return std::ofstream(argv[3], std::ios::binary) ? 0 : 1;
+  }
   std::stringstream src;
   src << in.rdbuf();
-  if (!in) {
-    std::fprintf(stderr, "nvrtc_cubin: cannot read %s\n", argv[1]);
-    return 2;
-  }
   const std::string code = src.str();
   const std::string arch = std::string("-arch=") + argv[2];
   nvrtcProgram prog;

@@ -120,4 +120,33 @@ if(KOPS_BUILD_EMULATED_GPU_TESTS)
 endif()
 if(TARGET kops::cuda)
   kops_peer_add(kops_peer cuda)
+  # KeOps's sources compiled by libnvrtc too, as pykeops compiles them
+  # (nvrtc_cubin.cpp: keopscore's options), for the GPU's architecture; kops_peer
+  # loads and launches these cubins through the driver API, as pykeops does,
+  # beside the nvcc-compiled kernels (their SASS differs: bench/peer/sass_nvrtc.sh).
+  find_package(CUDAToolkit QUIET)
+  string(REGEX MATCH "^[0-9]+a?" _peer_arch "${KOPS_TEST_CUDA_ARCHITECTURES}")
+  if(TARGET CUDA::nvrtc AND TARGET CUDA::cuda_driver AND _peer_arch)
+    add_executable(kops_peer_nvrtc_cubin EXCLUDE_FROM_ALL "${_peer_src}/nvrtc_cubin.cpp")
+    target_link_libraries(kops_peer_nvrtc_cubin PRIVATE CUDA::nvrtc)
+    set(_peer_cubins "")
+    foreach(_h IN LISTS _peer_headers)
+      string(REPLACE ".peer.hpp" "" _stem "${_h}")
+      get_filename_component(_n "${_stem}" NAME)
+      set(_cb "${_peer_keops}/cubin/${_n}.cubin")
+      add_custom_command(OUTPUT "${_cb}"
+        COMMAND "${CMAKE_COMMAND}" -E make_directory "${_peer_keops}/cubin"
+        COMMAND kops_peer_nvrtc_cubin "${_stem}.cu" "sm_${_peer_arch}" "${_cb}"
+        DEPENDS kops_peer_nvrtc_cubin "${_h}"
+        COMMENT "nvrtc -arch=sm_${_peer_arch} -use_fast_math ${_n}.cu"
+        VERBATIM)
+      list(APPEND _peer_cubins "${_cb}")
+    endforeach()
+    add_custom_target(kops_peer_keops_cubins DEPENDS ${_peer_cubins})
+    add_dependencies(kops_peer kops_peer_keops_cubins)
+    target_compile_definitions(kops_peer PRIVATE "KOPS_PEER_CUBIN_DIR=\"${_peer_keops}/cubin\"")
+    target_link_libraries(kops_peer PRIVATE CUDA::cuda_driver)
+  else()
+    message(STATUS "kops peer harness: no libnvrtc or libcuda target: kops_peer without KeOps's nvrtc rows")
+  endif()
 endif()

@@ -3,7 +3,12 @@
 // process (bench/peer/peer.hpp says which file does what).
 //
 // For every case, element type (float, double) and size:
-//   KeOps   its GpuConv1DOnDevice launched as pykeops 2.3 launches it
+//   KeOps   its GpuConv1DOnDevice, compiled by nvcc with -use_fast_math (as
+//           part of this executable) and, on a GPU, also by nvrtc as pykeops
+//           compiles it (a cubin made at build time, loaded with
+//           cuModuleLoadDataEx and launched with cuLaunchKernel, as pykeops
+//           does; the two compilers' SASS differs: bench/peer/sass_nvrtc.sh);
+//           both launched as pykeops 2.3 launches it
 //           (keops_nvrtc.cpp, launch_kernel, GPU_1D on device data): block
 //           min(192, maxThreadsPerBlock, sharedMemPerBlock / (DIMY sizeof T))
 //           (chunked modes: min(192, 1024, 49152 / (DIMY sizeof T))), grid
@@ -33,6 +38,13 @@
 // Exit: 0 all agree; 1 a disagreement or an error; 77 KeOps's kernels missing
 // (keopscore could not be had at build time: kops was still checked).
 #include "peer.hpp"
+
+#ifdef KOPS_PEER_CUBIN_DIR
+#include <cuda.h>
+
+#include <fstream>
+#include <iterator>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -372,7 +384,7 @@ struct report {
                   ratio, r.err, vs, verdict.c_str());
     line("%s\n", buf);
     if (csv) {
-      std::fprintf(csv, "%s,%s,%s,%s,%s,%lld,%lld,%s,%d,%.6g,%.6g,%.6g,%.6g,%.3g,%.3g,%.3g,%.4g,%s,%s\n",
+      std::fprintf(csv, "%s,%s,%s,%s,%s,%lld,%lld,%s,%d,%.6g,%.6g,%.6g,%.6g,%.3g,%.3g,%.3g,%.4g,%s,\"%s\"\n",
                    r.cas.c_str(), r.type.c_str(), r.impl.c_str(), r.policy.c_str(), r.scheme.c_str(),
                    (long long)r.rows, (long long)r.cols, r.launch.c_str(), r.t.reps, r.t.first, r.t.median, r.t.best,
                    pairs, r.err, r.tol, r.vs_keops, r.speedup, verdict.c_str(), device.c_str());
@@ -397,6 +409,38 @@ template <class T>
 std::vector<double> as_double(const std::vector<T>& v) {
   return std::vector<double>(v.begin(), v.end());
 }
+
+#ifdef KOPS_PEER_CUBIN_DIR
+// A cubin nvrtc made of KeOps's source (bench/peer/peer.cmake runs
+// nvrtc_cubin.cpp at build time), loaded as pykeops's keops_nvrtc.cpp loads its
+// own (cuModuleLoadDataEx into the current context: the runtime's primary one)
+// and its kernel GpuConv1DOnDevice; `error` says why not.
+struct nvrtc_module {
+  CUmodule mod = nullptr;
+  CUfunction fn = nullptr;
+  std::string error;
+  explicit nvrtc_module(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    if (bytes.empty()) {
+      error = "no cubin at " + path + " (keopscore missing at build time?)";
+      return;
+    }
+    check(cudaFree(nullptr), "creating the CUDA context");
+    if (const CUresult e = cuModuleLoadDataEx(&mod, bytes.data(), 0, nullptr, nullptr); e != CUDA_SUCCESS) {
+      error = "cuModuleLoadDataEx failed (CUresult " + std::to_string(int(e)) + ")";
+      mod = nullptr;
+    } else if (const CUresult e2 = cuModuleGetFunction(&fn, mod, "GpuConv1DOnDevice"); e2 != CUDA_SUCCESS) {
+      error = "cuModuleGetFunction(GpuConv1DOnDevice) failed (CUresult " + std::to_string(int(e2)) + ")";
+    }
+  }
+  ~nvrtc_module() {
+    if (mod) (void)cuModuleUnload(mod);
+  }
+  nvrtc_module(const nvrtc_module&) = delete;
+  nvrtc_module& operator=(const nvrtc_module&) = delete;
+};
+#endif
 
 struct runner {
   runner(const options& o, report& r) : opt(o), rep(r) {}
@@ -460,27 +504,49 @@ struct runner {
       T* outp = out.p;
       T** argp = dtable.p;
       void* params[4] = {&nx, &ny, &outp, &argp};
-      auto launch = [&] {
+      // One KeOps row: `launch` queues the kernel; the output back, LogSumExp's
+      // (max, sum) -> max + log(sum) on the host as pykeops does.
+      auto keops_row = [&](const std::string& compiler, auto&& launch) {
+        row r = base;
+        r.impl = "KeOps " + k->map_reduce + " (" + compiler + ")";
+        r.policy = "fast-math";
+        r.scheme = "GPU_1D";
+        r.launch = std::to_string(grid) + "x" + std::to_string(block) + " " + std::to_string(shared) + " B";
+        if (block != k->block_generated) r.launch += " (keops_gen.py: " + std::to_string(k->block_generated) + ")";
+        check(cudaMemset(out.p, 0, out.n * sizeof(T)), "cudaMemset");
+        r.t = time_calls(launch, opt.warm, opt.reps, opt.max_seconds);
+        keops_out = as_double(out.host());
+        if (c.k == peer::kind::logsumexp) {
+          std::vector<double> lse(static_cast<std::size_t>(rows));
+          for (std::int64_t i = 0; i < rows; ++i) lse[i] = keops_out[2 * i] + std::log(keops_out[2 * i + 1]);
+          keops_out = std::move(lse);
+        }
+        keops_time = r.t.median;
+        r.err = error(p, keops_out);
+        r.ok = r.err <= tol;
+        rep.add(r);
+      };
+      keops_row(emulated ? "host compiler" : "nvcc", [&] {
         check(cudaLaunchKernel(k->fn, dim3(unsigned(grid)), dim3(unsigned(block)), params, shared, nullptr),
               "launching KeOps's kernel");
-      };
-      row r = base;
-      r.impl = "KeOps " + k->map_reduce;
-      r.policy = "fast-math";
-      r.scheme = "GPU_1D";
-      r.launch = std::to_string(grid) + "x" + std::to_string(block) + " " + std::to_string(shared) + " B";
-      if (block != k->block_generated) r.launch += " (keops_gen.py: " + std::to_string(k->block_generated) + ")";
-      r.t = time_calls(launch, opt.warm, opt.reps, opt.max_seconds);
-      keops_out = as_double(out.host());
-      if (c.k == peer::kind::logsumexp) {  // (max, sum) -> max + log(sum), on the host as pykeops does
-        std::vector<double> lse(static_cast<std::size_t>(rows));
-        for (std::int64_t i = 0; i < rows; ++i) lse[i] = keops_out[2 * i] + std::log(keops_out[2 * i + 1]);
-        keops_out = std::move(lse);
+      });
+#ifdef KOPS_PEER_CUBIN_DIR
+      // The same source as nvrtc compiled it (build time, keopscore's options),
+      // loaded and launched through the driver API as pykeops does: the row the
+      // kops rows' time ratio refers to.
+      const nvrtc_module m(std::string(KOPS_PEER_CUBIN_DIR) + "/keops_" + c.name + "_" + tname + ".cubin");
+      if (!m.error.empty()) {
+        rep.line("%s\n", "kops_peer: FAIL: KeOps's nvrtc cubin for " + label + ": " + m.error);
+        ++rep.failures;
+      } else {
+        keops_row("nvrtc", [&] {
+          if (const CUresult e = cuLaunchKernel(m.fn, unsigned(grid), 1, 1, unsigned(block), 1, 1, unsigned(shared),
+                                                nullptr, params, nullptr);
+              e != CUDA_SUCCESS)
+            kops::detail::fail("kops_peer: cuLaunchKernel of KeOps's nvrtc kernel failed (CUresult %d)", int(e));
+        });
       }
-      keops_time = r.t.median;
-      r.err = error(p, keops_out);
-      r.ok = r.err <= tol;
-      rep.add(r);
+#endif
     }
 
     // ---- kops

@@ -28,6 +28,7 @@ missing (nothing to measure: the dry run here); 1 on an error.
 """
 import argparse
 import glob
+import json
 import math
 import os
 import statistics
@@ -63,8 +64,9 @@ class Report:
     def row(self, case, dtype, impl, policy, rows, cols, first, times, rate, unit, note="", err=""):
         med = statistics.median(times) if times else float("nan")
         best = min(times) if times else float("nan")
-        self.csv.write(f"{case},{dtype},{impl},{policy},-,{rows},{cols},-,{len(times)},{first:.6g},{med:.6g},"
-                       f"{best:.6g},{rate:.6g},{err},,,,{'ok' if times else 'skipped'},{self.device}\n")
+        # The scheme column holds the rate's unit (pairs/s, flop/s, B/s): the pairs_per_s column is that rate.
+        self.csv.write(f"{case},{dtype},{impl},{policy},{unit},{rows},{cols},-,{len(times)},{first:.6g},{med:.6g},"
+                       f"{best:.6g},{rate:.6g},{err},,,,{'ok' if times else 'skipped'},\"{self.device}\"\n")
         self.md.write(f"| {case} | {dtype} | {impl} | {policy} | {rows} | {cols} | {1e3 * first:.3f} | "
                       f"{1e3 * med:.3f} | {rate:.3g} {unit} | {note} |\n")
         print(f"peers: {case} {dtype} {impl} {policy} {rows}x{cols}: median {1e3 * med:.3f} ms, {rate:.3g} {unit} {note}",
@@ -105,9 +107,10 @@ def limits(torch, rep, reps):
             extern "C" __global__ void fma_bound(float* out, int iters) {
               float a = threadIdx.x * 1e-3f, b = 1.0001f, c = 0.9999f, v[8];
               for (int k = 0; k < 8; ++k) v[k] = a + k;
-              for (int i = 0; i < iters; ++i)
+              for (int i = 0; i < iters; ++i) {
                 #pragma unroll
                 for (int k = 0; k < 8; ++k) v[k] = fmaf(v[k], b, c);
+              }
               float s = 0; for (int k = 0; k < 8; ++k) s += v[k];
               if (s == 12345.f) out[0] = s;  // keeps the chains alive
             }""")
@@ -168,7 +171,7 @@ def dense(torch, rep, reps, deadline):
     for d in (3, 128):
         if time.time() > deadline:
             return rep.skip(f"knn{d}", "torch", "deadline")
-        n = size_for(max(d, 3)) if d == 3 else 65536
+        n = size_for(3) if d == 3 else 65536
         x, y = data(n, d), data(n, d)
         chunk = max(1, min(n, (1 << 29) // n))
 
@@ -271,7 +274,6 @@ def pykeops(rep, reps, wheels, work, deadline):
     rows = 0
     for line in out.splitlines():
         if line.startswith("ROW "):
-            import json
             name, n, first, ts = json.loads(line[4:])
             rep.row(name, "float", "pykeops 2.3", "torch tensors", n, n, first, ts, n * n / statistics.median(ts),
                     "pairs/s", f"first call {first:.2f} s (JIT)")

@@ -7,7 +7,8 @@
 #          Release build: -O3 -std=c++20 --expt-relaxed-constexpr -use_fast_math,
 #          code for sm_90
 # and compares the two SASS listings (cuobjdump -sass, addresses and encodings
-# dropped). Prints one line per source and "N of M identical".
+# dropped). Prints one line per source and "N of M identical", then a table of
+# both kernels' registers and hot-loop instructions per pair (bench/sass's parser).
 #
 #   bash bench/peer/sass_nvrtc.sh [DIR]   (DIR: the sources, default .whl/keops-src,
 #                                          which tools/gpu_check.sh --prepare fills)
@@ -53,3 +54,34 @@ for f in "$src"/keops_*.json; do
   fi
 done
 echo "sass_nvrtc.sh: $same of $total KeOps kernels have identical SASS from nvrtc and nvcc ($("$nvcc" --version | tail -n 1))"
+
+# Where they differ, by how much: bench/sass/sass_stats.py's hot-loop count of
+# both, nvcc's listed as precision "fast" and nvrtc's as "accurate" (its only
+# two labels), registers and stack from cuobjdump -res-usage (no ptxas log for
+# nvrtc: the spill columns are not read).
+stats=$out/stats
+rm -rf "$stats" && mkdir -p "$stats"
+for f in "$src"/keops_*.json; do
+  stem=$(basename "${f%.json}")
+  for c in nvcc nvrtc; do
+    o=$stats/${stem}_$c
+    cp "$out/$stem.$c.cubin" "$o.cubin"
+    "$cuobjdump" -sass "$o.cubin" >"$o.sass"
+    "$cuobjdump" -res-usage "$o.cubin" >"$o.res"
+    printf 'ptxas info : Function properties for GpuConv1DOnDevice\n    %s bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\nptxas info : Used %s registers\n' \
+      "$(grep -o 'STACK:[0-9]*' "$o.res" | cut -d: -f2)" "$(grep -o 'REG:[0-9]*' "$o.res" | cut -d: -f2)" >"$o.ptxas.log"
+    label=$([ "$c" = nvcc ] && echo fast || echo accurate)
+    sed "s/\"precision\": \"fast\"/\"precision\": \"$label\"/" "$f" >"$o.json"
+  done
+done
+python3 "$root/bench/sass/sass_stats.py" "$stats" --csv "$stats/stats.csv" --md "$stats/stats.md" >/dev/null
+python3 - "$stats/stats.csv" <<'EOF'
+import csv, sys
+rows = {(r["case"], r["dtype"], r["precision"]): r for r in csv.DictReader(open(sys.argv[1]))}
+print("| case | T | registers nvcc / nvrtc | hot-loop instructions per pair nvcc / nvrtc |")
+print("|---|---|---:|---:|")
+for (case, t, p), a in rows.items():
+    if p == "fast":
+        b = rows[(case, t, "accurate")]
+        print(f"| {case} | {t} | {a['regs']} / {b['regs']} | {a['instr_per_pair']} / {b['instr_per_pair']} |")
+EOF
