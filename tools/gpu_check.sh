@@ -859,7 +859,7 @@ for step in memcheck peer_memcheck racecheck synccheck initcheck; do
   opts=(--tool "$tool" ${SAN_OPTS[$tool]} --report-api-errors no --error-exitcode 86)
   if [ "$step" = peer_memcheck ]; then
     if [ -z "$PEER_EXE" ]; then skip_row "${TITLE[$step]}" "no kops_peer (its build failed)"; continue; fi
-    san_args=("$PEER_EXE" --size 700 --reps 1 --warm 1)
+    san_args=("$PEER_EXE" --size 256 --reps 1 --warm 1)
   else
     if [ "$BUILD_OK" != 1 ] || [ -z "$EXE" ]; then skip_row "${TITLE[$step]}" "no test executable (the build failed)"; continue; fi
     san_args=("$EXE" "${SAN_SPEC[$tool]}" --durations yes)

@@ -30,10 +30,11 @@
 //
 // usage: kops_peer [--cases a,b] [--types float,double] [--size N | --rows M --cols N]
 //                  [--reps R] [--warm W] [--max-seconds S] [--headline] [--deadline S] [--csv FILE] [--md FILE]
-//   --reps, --warm  timed calls (median kept) and untimed ones before them (GPU: 7 and 1;
-//               emulated: 1 and 0); --max-seconds (GPU: 2) caps the calls of one row
+//   --reps, --warm  timed calls (median kept) and untimed ones before them, the first
+//               call (its wall time reported) included (GPU: 7 and 1; emulated: 1 and 0);
+//               --max-seconds (GPU: 2) caps the calls of one row
 //   --size      rows = cols = N for every case (default: per case, see default_size)
-//   --headline  also the 3-D Gaussian sum, float, at M = N = 1e6 (KeOps, kops auto)
+//   --headline  first, the 3-D Gaussian sum, float, at M = N = 1e6 (KeOps, kops auto)
 //   --deadline  stop starting new runs after S seconds (rows not run are listed)
 // Exit: 0 all agree; 1 a disagreement or an error; 77 KeOps's kernels missing
 // (keopscore could not be had at build time: kops was still checked).
@@ -627,6 +628,9 @@ int main(int argc, char** argv) try {
     if (!peer::reg().cases.count(name)) usage("--cases: no case " + name);
   std::sort(cases.begin(), cases.end(), [](auto* a, auto* b) { return a->order < b->order; });
 
+  // The headline first: the --deadline must not cut the row the issue's target is about.
+  if (opt.headline && peer::reg().cases.count("gauss3"))
+    run.run<float>(peer::reg().cases.at("gauss3"), 1000000, 1000000, true);
   for (const peer::kops_case* c : cases) {
     auto [rows, cols] = default_size(*c);
     if (opt.rows) rows = opt.rows;
@@ -634,7 +638,6 @@ int main(int argc, char** argv) try {
     if (opt.types.count("float")) run.run<float>(*c, rows, cols, false);
     if (opt.types.count("double")) run.run<double>(*c, rows, cols, false);
   }
-  if (opt.headline && peer::reg().cases.count("gauss3")) run.run<float>(peer::reg().cases.at("gauss3"), 1000000, 1000000, true);
 
   rep.line("%s\n", "");
   if (!run.not_run.empty()) {
