@@ -16,7 +16,8 @@
 #      $OUT/scoreboard.md and $OUT/scoreboard.csv (build/gpu_check/ without OUT);
 #      then bench/peer/peers.py: the hardware limits (FP32 FMA, bf16 and TF32
 #      matmuls, D2D copy), PyTorch dense (Gaussian sum, cdist + topk, SDPA) and
-#      pykeops 2.3 end to end -> $OUT/peers.md, $OUT/peers.csv (these two: 4 minutes)
+#      pykeops 2.3 end to end -> $OUT/peers.md, $OUT/peers.csv (these two: 4 minutes);
+#      bench/peer/table.py's summary of both -> $OUT/summary.md
 #   4. `ctest -L gpu` (the real GPU tests), once step 2's build is done
 #   5. compute-sanitizer memcheck on kops_cuda_tests and on kops_peer (small
 #      sizes), racecheck, synccheck, initcheck (subsets: SAN_* below), as far
@@ -455,7 +456,7 @@ finish() {  # finish EXIT_CODE VERDICT
     local files=("${LOGS#"$ROOT"/}" "${REPORT#"$ROOT"/}")
     for f in build/bench-gpu/gpu_results.md build/bench-gpu/gpu_results.csv build/bench-gpu/gpu_results.log \
              build/gpu_check/scoreboard.md build/gpu_check/scoreboard.csv \
-             build/gpu_check/peers.md build/gpu_check/peers.csv; do
+             build/gpu_check/peers.md build/gpu_check/peers.csv build/gpu_check/summary.md; do
       [ -f "$ROOT/$f" ] && files+=("$f")
     done
     tar -czf "$OUT/gpu_check_logs.tar.gz" -C "$ROOT" "${files[@]}" 2>/dev/null
@@ -598,6 +599,7 @@ fi
 GC_PREBUILD_BENCH=0
 if [ -n "${SEL[bench]:-}" ]; then GC_PREBUILD_BENCH=1; fi
 PEER_DIR="$GC/peer"
+if [ "$EMULATE" = 1 ]; then PEER_DIR="$GC/peer-emulated"; fi
 SB_DIR=${OUT:-$GC}
 export ROOT BUILD_DIR ARCH JOBS KOKKOS_MODE GC NVCC CATCH_ARG GC_PREBUILD_BENCH PEER_DIR WHL KEOPS_SRC EMULATE
 
@@ -792,6 +794,19 @@ if ran_steps peers; then
 $(cat "$SB_DIR/peers.md")"
   fi
   report_step "${TITLE[peers]}" "$PYTHON ${pe_args[*]//$ROOT\//}" "skipped|Traceback|Error|pykeops [0-9]|FAIL" 6
+fi
+
+# The summary: one row per formula, type and size (bench/peer/table.py), from
+# what the two scoreboard steps wrote; into the report and beside their tables.
+if [ -s "$SB_DIR/scoreboard.csv" ]; then
+  if "$PYTHON" bench/peer/table.py --scoreboard "$SB_DIR/scoreboard.csv" --peers "$SB_DIR/peers.csv" \
+       --md "$SB_DIR/summary.md" >"$LOGS/summary.log" 2>&1; then
+    [ "$SB_DIR" != "$GC" ] && cp -f "$SB_DIR/summary.md" "$GC/" 2>/dev/null
+    { echo; echo "## 3. scoreboard summary (bench/peer/table.py)"; echo; cat "$SB_DIR/summary.md"; } >>"$REPORT"
+    copy_out
+  else
+    echo "[gpu_check] bench/peer/table.py failed: $(tail -n 1 "$LOGS/summary.log")"
+  fi
 fi
 
 # ------------------------------------------------------ step 2's rows ----
