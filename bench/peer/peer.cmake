@@ -106,7 +106,9 @@ function(kops_peer_add target mode)
     target_compile_options(${target} PRIVATE ${KOPS_TEST_OPT} ${KOPS_TEST_WARNINGS}
       $<$<COMPILE_LANG_AND_ID:CXX,GNU>:-Wno-maybe-uninitialized>)
   else()
-    # pykeops compiles with nvrtc -use_fast_math (and -arch=sm_XY): the same here, through nvcc.
+    # pykeops compiles with nvrtc -use_fast_math (and -arch=sm_XY); nvcc with the same
+    # option gives a slightly different SASS (bench/peer/sass_nvrtc.sh), so the nvrtc
+    # cubins below are timed too.
     target_compile_options(${target}_keops PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-use_fast_math -w>)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-O3> $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
   endif()
