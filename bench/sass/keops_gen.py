@@ -158,6 +158,9 @@ def main(outdir):
                 "block": block,
                 "dynamic_shared_bytes": block * dimy * size,
                 "pair_bytes": dimy * size,
+                "dimy": dimy,
+                "nargs": nargs,
+                "dimout": obj.red_formula.dim,  # values per output row (LogSumExp: the (max, sum) pair)
                 # GpuReduc1D_chunks runs the dimension in chunks of 64 (keopscore's
                 # dimchunk): a loop over all chunks but the last, when nvcc keeps it a loop.
                 "chunks": -(-max(int(a.split(",")[1]) for a in aliases) // 64) if chunk_mode else 0,

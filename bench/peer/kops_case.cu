@@ -1,0 +1,61 @@
+// One formula of bench/sass/cases.sh on the kops side of the peer harness:
+// kops::cuda::eval in float and double, precision fast and accurate (the scheme
+// is the call's option). Built once per case from a generated wrapper that
+// defines PEER_CASE_NAME, PEER_CASE_ORDER, one of PEER_SOURCE_{gauss,gauss_grad,
+// argkmin,logsumexp} (cases.sh's source file) and cases.sh's extra defines
+// (SASS_D). The formulas are bench/sass's, written again here with the same
+// variable indices (bench/sass/*.cu instantiate without running).
+#include "peer.hpp"
+
+#include <utility>
+
+#ifndef SASS_D
+#define SASS_D 3
+#endif
+
+namespace {
+
+constexpr int D = SASS_D;
+constexpr auto x = kops::vi<0, D>;
+constexpr auto y = kops::vj<1, D>;
+
+#if defined(PEER_SOURCE_gauss) || defined(PEER_SOURCE_gauss_grad)
+constexpr auto b = kops::vj<2, 1>;
+constexpr auto g = kops::pm<3, 1>;
+constexpr auto conv = kops::sum_reduction(kops::exp(-g * kops::sqdist(x, y)) * b, kops::axis_j);
+#endif
+
+#if defined(PEER_SOURCE_gauss)
+constexpr auto red = conv;
+constexpr peer::kind kind = peer::kind::gauss;
+constexpr int nargs = 4;
+#elif defined(PEER_SOURCE_gauss_grad)
+constexpr auto red = kops::grad(conv, x, kops::vi<4, 1>);
+constexpr peer::kind kind = peer::kind::gauss_grad;
+constexpr int nargs = 5;
+#elif defined(PEER_SOURCE_argkmin)
+constexpr auto red = kops::argkmin_reduction<8>(kops::sqdist(x, y), kops::axis_j);
+constexpr peer::kind kind = peer::kind::argkmin;
+constexpr int nargs = 2;
+#elif defined(PEER_SOURCE_logsumexp)
+constexpr auto red = kops::logsumexp_reduction(-kops::pm<2, 1> * kops::sqdist(x, y), kops::axis_j);
+constexpr peer::kind kind = peer::kind::logsumexp;
+constexpr int nargs = 3;
+#else
+#error "kops_case.cu: define one of PEER_SOURCE_gauss, _gauss_grad, _argkmin, _logsumexp"
+#endif
+
+template <class T, kops::precision P>
+void run(const peer::call<T>& c) {
+  using out_t = std::conditional_t<kind == peer::kind::argkmin, std::int64_t, T>;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    kops::cuda::eval<P>(red, c.rows, c.cols, static_cast<out_t*>(c.out), c.in[I]..., c.opts);
+  }(std::make_index_sequence<nargs>{});
+}
+
+using kops::precision;
+const peer::add_case registered{peer::kops_case{PEER_CASE_NAME, PEER_CASE_ORDER, kind, D, nargs,
+                                                &run<float, precision::fast>, &run<float, precision::accurate>,
+                                                &run<double, precision::fast>, &run<double, precision::accurate>}};
+
+} // namespace

@@ -1,0 +1,328 @@
+#!/usr/bin/env python3
+"""The scoreboard's other columns, on the GPU machine (issue 32 part 2): what users
+pick instead of kops, and what the hardware allows, timed in the same command as
+kops_peer and written as rows of the same CSV layout.
+
+usage: peers.py --csv FILE --md FILE [--deadline S] [--wheels DIR] [--work DIR] [--skip GROUP,...]
+
+Groups (in this order; --deadline stops starting new rows after S seconds):
+  limits   the hardware's rates: an FP32 FMA-bound kernel (CuPy RawKernel, nvrtc),
+           bf16 and TF32 matmuls through torch (tensor cores), a device-to-device
+           copy (bandwidth, bytes read + written)
+  torch    PyTorch dense, the route users take without KeOps: the Gaussian sum
+           (D = 3, 64; matmul expansion + exp + matvec, in row chunks that fit
+           memory), kNN (torch.cdist + torch.topk, D = 3, 128), and
+           torch.nn.functional.scaled_dot_product_attention (head dim 64, 128;
+           float16, bfloat16, float32) on each backend that accepts the inputs
+  pykeops  pykeops 2.3 end to end on torch tensors, in a subprocess (installed from
+           --wheels with pip --no-index --target; CUDA 13's include/cccl on CPATH, the
+           toolkit's lib64 and stubs on LIBRARY_PATH, a fresh KEOPS_CACHE_FOLDER): its
+           first call (JIT) and steady calls of the Gaussian sum (D = 3, 64), argkmin
+           (K = 8, D = 3) and LogSumExp (D = 3); check_health() and every failure's
+           output go to the log
+
+Sizes follow kops_peer's rule (rows = cols = max(32768, sqrt(1.2e11 / D))), so the
+kops and KeOps rows of scoreboard.csv are at the same sizes. Timings: CUDA events,
+one warm-up call, median of --reps. Exit: 0; 77 when torch or a CUDA device is
+missing (nothing to measure: the dry run here); 1 on an error.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import textwrap
+import time
+
+COLUMNS = ("case,dtype,impl,policy,scheme,rows,cols,launch,reps,first_s,median_s,best_s,pairs_per_s,"
+           "err_ref,tol,diff_vs_keops,keops_over_kops,verdict,device")
+
+
+def size_for(d):
+    return max(32768, int(math.sqrt(1.2e11 / d)))
+
+
+class Report:
+    """Rows appended to the CSV and the markdown table as they come."""
+
+    def __init__(self, csv_path, md_path, device):
+        self.device = device
+        self.csv = open(csv_path, "w")
+        self.csv.write(COLUMNS + "\n")
+        self.md = open(md_path, "w")
+        self.md.write(f"peers.py on {device}\n\n| case | T | impl | policy | rows | cols | first ms | median ms | rate | note |\n"
+                      "|---|---|---|---|---:|---:|---:|---:|---:|---|\n")
+        self.flush()
+
+    def flush(self):
+        self.csv.flush()
+        self.md.flush()
+
+    def row(self, case, dtype, impl, policy, rows, cols, first, times, rate, unit, note="", err=""):
+        med = statistics.median(times) if times else float("nan")
+        best = min(times) if times else float("nan")
+        # The scheme column holds the rate's unit (pairs/s, flop/s, B/s): the pairs_per_s column is that rate.
+        self.csv.write(f"{case},{dtype},{impl},{policy},{unit},{rows},{cols},-,{len(times)},{first:.6g},{med:.6g},"
+                       f"{best:.6g},{rate:.6g},{err},,,,{'ok' if times else 'skipped'},\"{self.device}\"\n")
+        self.md.write(f"| {case} | {dtype} | {impl} | {policy} | {rows} | {cols} | {1e3 * first:.3f} | "
+                      f"{1e3 * med:.3f} | {rate:.3g} {unit} | {note} |\n")
+        print(f"peers: {case} {dtype} {impl} {policy} {rows}x{cols}: median {1e3 * med:.3f} ms, {rate:.3g} {unit} {note}",
+              flush=True)
+        self.flush()
+
+    def skip(self, case, impl, why):
+        self.md.write(f"| {case} | - | {impl} | - | - | - | - | - | - | skipped: {why} |\n")
+        print(f"peers: {case} {impl}: skipped: {why}", flush=True)
+        self.flush()
+
+
+def timed(torch, fn, reps):
+    """First call (wall, synchronised), one more warm call, then the median of reps (CUDA events)."""
+    t0 = time.perf_counter()
+    fn()
+    torch.cuda.synchronize()
+    first = time.perf_counter() - t0
+    fn()
+    times = []
+    for _ in range(reps):
+        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        a.record()
+        fn()
+        b.record()
+        b.synchronize()
+        times.append(1e-3 * a.elapsed_time(b))
+    return first, times
+
+
+def limits(torch, rep, reps):
+    try:
+        import cupy
+    except ImportError:
+        rep.skip("fp32_fma", "limit", "no CuPy")
+    else:
+        src = textwrap.dedent("""
+            extern "C" __global__ void fma_bound(float* out, int iters) {
+              float a = threadIdx.x * 1e-3f, b = 1.0001f, c = 0.9999f, v[8];
+              for (int k = 0; k < 8; ++k) v[k] = a + k;
+              for (int i = 0; i < iters; ++i) {
+                #pragma unroll
+                for (int k = 0; k < 8; ++k) v[k] = fmaf(v[k], b, c);
+              }
+              float s = 0; for (int k = 0; k < 8; ++k) s += v[k];
+              if (s == 12345.f) out[0] = s;  // keeps the chains alive
+            }""")
+        kernel = cupy.RawKernel(src, "fma_bound")
+        sms = torch.cuda.get_device_properties(0).multi_processor_count
+        blocks, threads, iters = sms * 16, 256, 4096
+        out = cupy.zeros(1, dtype=cupy.float32)
+        first, times = timed(torch, lambda: kernel((blocks,), (threads,), (out, cupy.int32(iters))), reps)
+        flops = 2.0 * 8 * iters * blocks * threads
+        rep.row("fp32_fma", "float", "limit", "FMA-bound kernel", blocks * threads, iters, first, times,
+                flops / statistics.median(times), "flop/s")
+    n = 8192
+    for name, dt, tf32 in (("bf16_matmul", torch.bfloat16, False), ("tf32_matmul", torch.float32, True)):
+        torch.backends.cuda.matmul.allow_tf32 = tf32
+        a = torch.randn(n, n, device="cuda", dtype=dt)
+        b = torch.randn(n, n, device="cuda", dtype=dt)
+        first, times = timed(torch, lambda: a @ b, reps)
+        rep.row(name, str(dt).replace("torch.", ""), "limit", "torch matmul", n, n, first, times,
+                2.0 * n ** 3 / statistics.median(times), "flop/s")
+        del a, b
+    torch.backends.cuda.matmul.allow_tf32 = False
+    src = torch.empty(1 << 28, device="cuda", dtype=torch.float32)  # 1 GiB
+    dst = torch.empty_like(src)
+    first, times = timed(torch, lambda: dst.copy_(src), reps)
+    rep.row("d2d_copy", "float", "limit", "copy_", src.numel(), 1, first, times,
+            2.0 * src.numel() * 4 / statistics.median(times), "B/s")
+
+
+def dense(torch, rep, reps, deadline):
+    gen = torch.Generator(device="cuda").manual_seed(12345)
+
+    def data(n, d):
+        return torch.rand(n, d, device="cuda", generator=gen) + 1e-7
+
+    for d in (3, 64):
+        if time.time() > deadline:
+            return rep.skip(f"gauss{d}", "torch", "deadline")
+        n = size_for(d)
+        x, y = data(n, d), data(n, d)
+        b = torch.rand(n, 1, device="cuda", generator=gen) + 0.5
+        g = 6.0 / d
+        chunk = max(1, min(n, (1 << 29) // n))  # 2 GiB of float32 kernel matrix at a time
+        y2 = (y * y).sum(1)
+
+        def gauss():
+            out = torch.empty(n, 1, device="cuda")
+            for s in range(0, n, chunk):
+                xc = x[s:s + chunk]
+                d2 = (xc * xc).sum(1, keepdim=True) + y2 - 2 * xc @ y.T
+                out[s:s + chunk] = torch.exp(-g * d2.clamp_min_(0)) @ b
+            return out
+
+        first, times = timed(torch, gauss, reps)
+        ref = (torch.exp(-g * ((x[:64].double()[:, None] - y.double()[None]) ** 2).sum(-1)) @ b.double())
+        err = ((gauss()[:64].double() - ref).abs() / ref.abs()).max().item()
+        rep.row(f"gauss{d}", "float", "torch", "matmul+exp+matvec", n, n, first, times,
+                n * n / statistics.median(times), "pairs/s", f"chunks of {chunk} rows", f"{err:.3g}")
+    for d in (3, 128):
+        if time.time() > deadline:
+            return rep.skip(f"knn{d}", "torch", "deadline")
+        n = size_for(3) if d == 3 else 65536
+        x, y = data(n, d), data(n, d)
+        chunk = max(1, min(n, (1 << 29) // n))
+
+        def knn():
+            idx = torch.empty(n, 8, device="cuda", dtype=torch.int64)
+            for s in range(0, n, chunk):
+                idx[s:s + chunk] = torch.cdist(x[s:s + chunk], y).topk(8, largest=False).indices
+            return idx
+
+        first, times = timed(torch, knn, reps)
+        rep.row(f"argkmin8_d{d}", "float", "torch", "cdist+topk", n, n, first, times,
+                n * n / statistics.median(times), "pairs/s", f"chunks of {chunk} rows")
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+
+    backends = [("flash", SDPBackend.FLASH_ATTENTION), ("cudnn", SDPBackend.CUDNN_ATTENTION),
+                ("efficient", SDPBackend.EFFICIENT_ATTENTION), ("math", SDPBackend.MATH)]
+    for dh in (64, 128):
+        for dt in (torch.float16, torch.bfloat16, torch.float32):
+            L = 16384
+            q = torch.randn(1, 8, L, dh, device="cuda", dtype=dt)
+            k, v = torch.randn_like(q), torch.randn_like(q)
+            for name, be in backends:
+                if time.time() > deadline:
+                    return rep.skip("attention", "torch", "deadline")
+                if name == "math" and dt != torch.float32:
+                    continue
+                try:
+                    with sdpa_kernel([be]):
+                        first, times = timed(torch, lambda: torch.nn.functional.scaled_dot_product_attention(q, k, v),
+                                             reps)
+                except RuntimeError as e:
+                    rep.skip(f"attention_dh{dh}", f"torch sdpa {name}", f"{str(dt)[6:]}: {str(e).splitlines()[0][:80]}")
+                    continue
+                rep.row(f"attention_dh{dh}", str(dt)[6:], f"torch sdpa {name}", "8 heads", L, L, first, times,
+                        8 * L * L / statistics.median(times), "pairs/s")
+
+
+PYKEOPS_CHILD = r"""
+import json, math, os, statistics, sys, time, traceback
+import torch
+import pykeops
+print("pykeops", pykeops.__version__, "from", pykeops.__file__, flush=True)
+try:
+    pykeops.check_health()
+except Exception:
+    traceback.print_exc()
+from pykeops.torch import Genred
+reps = int(sys.argv[1])
+def size_for(d): return max(32768, int(math.sqrt(1.2e11 / d)))
+cases = [("gauss3", "Exp(-G*SqDist(X,Y))*B", "Sum", 3), ("gauss64", "Exp(-G*SqDist(X,Y))*B", "Sum", 64),
+         ("argkmin8", "SqDist(X,Y)", "ArgKMin", 3), ("logsumexp3", "-G*SqDist(X,Y)", "LogSumExp", 3)]
+for name, f, red, d in cases:
+    n = size_for(d)
+    aliases = [f"X=Vi({d})", f"Y=Vj({d})"] + (["B=Vj(1)", "G=Pm(1)"] if "B" in f else ["G=Pm(1)"] if "G" in f else [])
+    try:
+        op = Genred(f, aliases, reduction_op=red, axis=1, **({"opt_arg": 8} if red == "ArgKMin" else {}))
+        x = torch.rand(n, d, device="cuda") + 1e-7
+        y = torch.rand(n, d, device="cuda") + 1e-7
+        args = [x, y]
+        if "B" in f: args.append(torch.rand(n, 1, device="cuda") + 0.5)
+        if "G" in f: args.append(torch.tensor([6.0 / d], device="cuda"))
+        t0 = time.perf_counter(); op(*args); torch.cuda.synchronize(); first = time.perf_counter() - t0
+        op(*args)
+        ts = []
+        for _ in range(reps):
+            a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+            a.record(); op(*args); b.record(); b.synchronize(); ts.append(1e-3 * a.elapsed_time(b))
+        print("ROW " + json.dumps([name, n, first, ts]), flush=True)
+    except Exception:
+        print(f"FAIL {name}", flush=True)
+        traceback.print_exc()
+"""
+
+
+def pykeops(rep, reps, wheels, work, deadline):
+    wh = sorted(glob.glob(os.path.join(wheels, "pykeops-2.3-*.whl")) + glob.glob(os.path.join(wheels, "keopscore-2.3-*.whl")))
+    if len(wh) != 2:
+        return rep.skip("pykeops", "pykeops 2.3", f"no pykeops/keopscore 2.3 wheels in {wheels} (tools/gpu_check.sh --prepare)")
+    site = os.path.join(work, "pykeops-site")
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps", "--target", site] + wh,
+                       capture_output=True, text=True)
+    if r.returncode != 0:
+        print(r.stdout + r.stderr)
+        return rep.skip("pykeops", "pykeops 2.3", "pip install --target failed (log)")
+    cuda = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
+    env = dict(os.environ, PYTHONPATH=site + os.pathsep + os.environ.get("PYTHONPATH", ""), PYKEOPS_VERBOSE="1",
+               PYTHONUNBUFFERED="1", CUDA_HOME=cuda, CUDA_PATH=cuda,
+               CPATH=os.path.join(cuda, "include", "cccl") + os.pathsep + os.environ.get("CPATH", ""),
+               LIBRARY_PATH=os.pathsep.join([os.path.join(cuda, "lib64"), os.path.join(cuda, "lib64", "stubs"),
+                                             os.environ.get("LIBRARY_PATH", "")]),
+               KEOPS_CACHE_FOLDER=os.path.join(work, f"keops-cache-{os.getpid()}"))
+    left = max(10, deadline - time.time())
+    try:
+        r = subprocess.run([sys.executable, "-c", PYKEOPS_CHILD, str(reps)], capture_output=True, text=True,
+                           env=env, timeout=left)
+        out = r.stdout + r.stderr
+    except subprocess.TimeoutExpired as e:
+        out = (e.stdout or b"").decode() + (e.stderr or b"").decode() + f"\n(stopped after {left:.0f} s)"
+    print(textwrap.indent(out, "  pykeops| "), flush=True)
+    rows = 0
+    for line in out.splitlines():
+        if line.startswith("ROW "):
+            name, n, first, ts = json.loads(line[4:])
+            rep.row(name, "float", "pykeops 2.3", "torch tensors", n, n, first, ts, n * n / statistics.median(ts),
+                    "pairs/s", f"first call {first:.2f} s (JIT)")
+            rows += 1
+    if rows == 0:
+        rep.skip("pykeops", "pykeops 2.3", "no row: see the log (check_health, the failing compile)")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--csv", required=True)
+    ap.add_argument("--md", required=True)
+    ap.add_argument("--deadline", type=float, default=1e9)
+    ap.add_argument("--reps", type=int, default=5)
+    ap.add_argument("--wheels", default=os.path.join(os.path.dirname(__file__), "..", "..", ".whl"))
+    ap.add_argument("--work", default="build/gpu_check")
+    ap.add_argument("--skip", default="")
+    a = ap.parse_args()
+    deadline = time.time() + a.deadline
+    skip = set(a.skip.split(","))
+    try:
+        import torch
+    except ImportError:
+        print("peers.py: skipped: no torch here (the GPU image has it)")
+        return 77
+    if not torch.cuda.is_available():
+        print("peers.py: skipped: torch sees no CUDA device")
+        return 77
+    os.makedirs(a.work, exist_ok=True)
+    p = torch.cuda.get_device_properties(0)
+    rep = Report(a.csv, a.md, f"{p.name} (sm_{p.major}{p.minor}, {p.multi_processor_count} SMs), torch {torch.__version__}")
+    for group, fn in (("limits", lambda: limits(torch, rep, a.reps)),
+                      ("torch", lambda: dense(torch, rep, a.reps, deadline)),
+                      ("pykeops", lambda: pykeops(rep, a.reps, a.wheels, a.work, deadline))):
+        if group in skip:
+            continue
+        if time.time() > deadline:
+            rep.skip(group, group, "deadline")
+            continue
+        try:
+            fn()
+        except Exception as e:  # one group's failure must not lose the others' rows
+            import traceback
+
+            traceback.print_exc()
+            rep.skip(group, group, f"error: {type(e).__name__}: {str(e)[:100]}")
+        torch.cuda.empty_cache()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
