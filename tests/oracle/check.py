@@ -114,5 +114,8 @@ expect_error("an unknown case", ["run", "nope", path("e")], "no case named 'nope
 expect_error("a Fortran-order file", ["run", "nearest_j", path("e"), path("e2"), save("xf", np.asfortranarray(np.ones((M, 2)))), f2[1]],
              "is in Fortran order")
 
+expect_error("--gpu", ["run", "gauss", path("e"), *files, "--gpu"], "--gpu: this oracle runs the CPU backend only")
+expect("no arguments: the usage, exit 2", oracle().returncode == 2 and "usage:" in oracle().stderr)
+
 print("oracle check:", "FAIL" if failures else "PASS")
 sys.exit(1 if failures else 0)

@@ -10,7 +10,7 @@
 //
 // make_case reads the arguments' categories and dims and the output's from the
 // reduction's type (kops::detail::call_info_of); run<Red, T> evaluates it with
-// kops::kokkos::eval on the files oracle.hpp's load() read and checked, and
+// kops::kokkos::eval on the files io/oracle_cli.hpp's load() read and checked, and
 // writes the output: values as T, indices as int64, value-and-index
 // reductions as two files (values, indices), each of shape (rows, dim).
 #pragma once
@@ -23,7 +23,7 @@
 #include <vector>
 
 #include <kops/io/keops_syntax.hpp>
-#include <kops/io/oracle.hpp>
+#include <kops/io/oracle_cli.hpp>
 #include <kops/kokkos.hpp>
 
 namespace kops::oracle {

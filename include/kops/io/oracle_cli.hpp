@@ -12,10 +12,11 @@
 // shape its variable asks for -- (rows, dim) or, for dim 1, (rows,); a parameter
 // (dim,) -- with M and N deduced from the first i and j variables), and main().
 // The run function of a case, where the formula is a type and the kernel is
-// compiled, is in oracle_case.hpp: one generated translation unit per case.
+// compiled, is in kops/oracle.hpp: one generated translation unit per case.
 // (The oracle is built with exceptions: main() prints a kops::error's message.)
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <span>
@@ -173,7 +174,7 @@ inline int main(int argc, char** argv, std::span<const case_entry* const> cases)
   }
   if (a.size() < 3 || a[0] != "run") return usage(self, stderr);
   try {
-    if (a[1] == "--gpu")
+    if (std::find(a.begin(), a.end(), "--gpu") != a.end())
       kops::detail::fail("kops::oracle: --gpu: this oracle runs the CPU backend only (kops_add_oracle builds no GPU "
                          "variant yet)");
     const case_entry* c = nullptr;
