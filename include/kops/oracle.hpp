@@ -77,6 +77,8 @@ case_entry make_case(const char* name, const char* reduction, const char* aliase
     const kops::detail::slot_info& s = info.slots[k];
     c.args.push_back({detail::cat_char(s.cat), s.dim, s.used});
   }
+  // Trailing aliases the formula does not read are arguments too, as in pykeops.
+  while (int(c.args.size()) < alias_argument_count(c.aliases)) c.args.push_back({'p', 0, false});
   return c;
 }
 

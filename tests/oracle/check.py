@@ -63,7 +63,8 @@ expect("--list gives gauss' run line",
        "run gauss <out (M, 1) float32> <arg0 (1,)> <arg1 (M, 3)> <arg2 (N, 3)> <arg3 (N, 1)>" in listing)
 expect("--list gives nearest_j's two outputs",
        "run nearest_j <values (M, 1) float64> <indices (M, 1) int64> <arg0 (M, 2)> <arg1 (N, 2)>" in listing)
-expect("--list gives nearest_i's output over j", "run nearest_i <out (N, 1) int64>" in listing)
+expect("--list gives nearest_i's output over j and its unused argument W",
+       "run nearest_i <out (N, 1) int64> <arg0 (M, 2)> <arg1 (N, 2)> <arg2 unused>" in listing)
 
 # gauss: a sum over j, float32 (the reference in float64).
 M, N = 37, 53
@@ -81,6 +82,11 @@ if got:
     err = np.abs(out - ref).max() / np.abs(ref).max()
     expect(f"gauss: matches numpy's float64 reference (relative error {err:.2e})", err < 1e-5)
 
+# A dim-1 variable as (rows,), a parameter as (1, dim): the same result.
+got1 = run("gauss", [path("gauss_out1")], [save("g2", g[None, :]), files[1], files[2], save("b1", b[:, 0])])
+if got and got1:
+    expect("gauss: b as (N,) and g as (1, 1) give the same output", np.array_equal(got1[0], got[0]))
+
 # nearest_j: Min_ArgMin over j, float64: values and int64 indices.
 x2 = rng.standard_normal((M, 2))
 y2 = rng.standard_normal((N, 2))
@@ -95,7 +101,7 @@ if got:
     expect("nearest_j: values are numpy's min", np.allclose(values[:, 0], d2.min(1), rtol=1e-12, atol=1e-14))
 
 # nearest_i: ArgMin over i (axis 1): one row per j.
-got = run("nearest_i", [path("ni_out")], f2)
+got = run("nearest_i", [path("ni_out")], [*f2, save("w", np.zeros(4))])  # W: read, not used
 if got:
     out = got[0]
     expect(f"nearest_i: int64 (N, 1), given {out.dtype} {out.shape}", out.dtype == np.int64 and out.shape == (N, 1))

@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <span>
 #include <string>
 #include <vector>
@@ -70,6 +71,26 @@ inline std::string expected_shape(char cat, int dim) {
 
 /// Number of output files of a case.
 inline int output_files(const case_entry& c) { return c.out == output_kind::values_and_indices ? 2 : 1; }
+
+/// The number of arguments pykeops takes for `aliases` ("G=Pm(1) X=Vi(3)", or
+/// "X=Vi(0,3)", "X=Var(0,3,0)"): one past the largest index, an alias without
+/// one counting by its place. It may exceed the reduction's argument count when
+/// the last aliases are not read by the formula.
+inline int alias_argument_count(const std::string& aliases) {
+  int count = 0, place = 0;
+  for (std::size_t at = 0; at < aliases.size();) {
+    const std::size_t end = std::min(aliases.find(' ', at), aliases.size());
+    const std::string a = aliases.substr(at, end - at);
+    at = end + 1;
+    if (a.empty()) continue;
+    const std::size_t open = a.find('(');
+    const bool indexed = open != std::string::npos && a.find(',', open) != std::string::npos;
+    const int index = indexed ? std::atoi(a.c_str() + open + 1) : place;
+    count = std::max(count, index + 1);
+    ++place;
+  }
+  return count;
+}
 
 /// The `run` line of a case, with each file's shape: what --list prints.
 inline std::string usage_line(const case_entry& c) {
