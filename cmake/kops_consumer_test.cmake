@@ -5,6 +5,7 @@
 #         -DKOPS_CONSUMER_DIR=... -DKOPS_WORK_DIR=... -DKOPS_SETTINGS=<file> [-DKOPS_CONFIG=...]
 #         [-DKOPS_CONSUMER_EXE=<name>] [-DKOPS_CONSUMER_ARGS=<;-list>] [-DKOPS_SKIP_RETURN_CODE=<n>]
 #         [-DKOPS_CONSUMER_OPTIONS=<;-list of -D settings for the consumer's configure>]
+#         [-DKOPS_CONSUMER_CHECK=<;-list: a command run after the executable, @EXE@ its path>]
 #         -P kops_consumer_test.cmake
 #
 # find_package:     cmake --install <kops build> --prefix <work>/prefix, then configure
@@ -114,15 +115,24 @@ endforeach()
 if(NOT _exe)
   message(FATAL_ERROR "FAIL (${KOPS_MODE}): ${KOPS_CONSUMER_EXE} executable not found under ${_build}")
 endif()
-message("---- run consumer: ${_exe}")
-execute_process(COMMAND "${_exe}" ${KOPS_CONSUMER_ARGS} RESULT_VARIABLE _rc)
-if(NOT "${KOPS_SKIP_RETURN_CODE}" STREQUAL "" AND "${_rc}" STREQUAL "${KOPS_SKIP_RETURN_CODE}")
-  message("KOPS_SKIPPED: ${KOPS_CONSUMER_EXE} exited with ${_rc}, its code for 'cannot run here'")
-  if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
-    cmake_language(EXIT ${_rc})
+# Runs a command of the test: KOPS_SKIP_RETURN_CODE skips, another nonzero status fails.
+macro(_kops_run_step what)
+  message("---- ${what}: ${ARGN}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE _rc)
+  if(NOT "${KOPS_SKIP_RETURN_CODE}" STREQUAL "" AND "${_rc}" STREQUAL "${KOPS_SKIP_RETURN_CODE}")
+    message("KOPS_SKIPPED: ${what} exited with ${_rc}, its code for 'cannot run here'")
+    if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.29)
+      cmake_language(EXIT ${_rc})
+    endif()
+    return()
+  elseif(NOT _rc EQUAL 0)
+    message(FATAL_ERROR "FAIL (${KOPS_MODE}): ${what} failed (${_rc})")
   endif()
-  return()
-elseif(NOT _rc EQUAL 0)
-  message(FATAL_ERROR "FAIL (${KOPS_MODE}): run consumer failed (${_rc})")
+endmacro()
+_kops_run_step("run consumer" "${_exe}" ${KOPS_CONSUMER_ARGS})
+# KOPS_CONSUMER_CHECK: a command run after it, "@EXE@" standing for the executable's path.
+if(KOPS_CONSUMER_CHECK)
+  string(REPLACE "@EXE@" "${_exe}" _check "${KOPS_CONSUMER_CHECK}")
+  _kops_run_step("check" ${_check})
 endif()
 message("PASS (${KOPS_MODE})")
