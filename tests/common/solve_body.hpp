@@ -30,19 +30,23 @@ namespace solve_test {
 
 using namespace kops_test;
 
-// K[i][j] = exp(-g |x_i - x_j|^2) from the (converted) points x:(n, 3).
+// exp(-g |x_i - x_j|^2) in double from the (converted) points x:(n, 3).
+template <class T>
+double gauss_entry(const std::vector<T>& x, std::int64_t i, std::int64_t j, double g) {
+  double d2 = 0;
+  for (int c = 0; c < 3; ++c) {
+    const double t = double(x[i * 3 + c]) - double(x[j * 3 + c]);
+    d2 += t * t;
+  }
+  return std::exp(-g * d2);
+}
+
+// K[i][j] = exp(-g |x_i - x_j|^2).
 template <class T>
 std::vector<double> gauss_matrix(const std::vector<T>& x, std::int64_t n, double g) {
   std::vector<double> K(std::size_t(n * n));
   for (std::int64_t i = 0; i < n; ++i)
-    for (std::int64_t j = 0; j < n; ++j) {
-      double d2 = 0;
-      for (int c = 0; c < 3; ++c) {
-        const double t = double(x[i * 3 + c]) - double(x[j * 3 + c]);
-        d2 += t * t;
-      }
-      K[i * n + j] = std::exp(-g * d2);
-    }
+    for (std::int64_t j = 0; j < n; ++j) K[i * n + j] = gauss_entry(x, i, j, g);
   return K;
 }
 
@@ -156,14 +160,7 @@ double true_gauss_residual(const std::vector<T>& x, std::int64_t n, double g, do
   double rr = 0, bb = 0;
   for (std::int64_t i = 0; i < n; ++i) {
     double s = alpha * double(a[i]) - double(b[i]);
-    for (std::int64_t j = 0; j < n; ++j) {
-      double d2 = 0;
-      for (int c = 0; c < 3; ++c) {
-        const double t = double(x[i * 3 + c]) - double(x[j * 3 + c]);
-        d2 += t * t;
-      }
-      s += std::exp(-g * d2) * double(a[j]);
-    }
+    for (std::int64_t j = 0; j < n; ++j) s += gauss_entry(x, i, j, g) * double(a[j]);
     rr += s * s;
     bb += double(b[i]) * double(b[i]);
   }
