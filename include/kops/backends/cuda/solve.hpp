@@ -5,8 +5,11 @@
 // the CG driver of solve/cg.hpp a vector space on device memory:
 // device_solve_ops, whose products with K are kops::cuda::eval launches with
 // the call's policies and whose vector updates and dot products (accumulated in
-// double, in a fixed order) are the small grid-stride kernels of this file.
-// The host reads each dot product, so a solve synchronises its stream.
+// double, in a fixed order) are the small grid-stride kernels of this file;
+// the true residual that decides the stop (solve/cg.hpp) is a launch in double
+// on the arguments widened once per solve (float calls), with a kernel that
+// forms b - (alpha x + K x). The host reads each dot product, so a solve
+// synchronises its stream.
 #pragma once
 
 #include <cmath>
@@ -392,7 +395,9 @@ struct host_copy_solver : solver_base {
 ///
 /// Policy...: eval's compile-time policies, in any order, each at most once
 /// (core/policy.hpp), e.g. solve<kops::precision::fast>(...); they are the
-/// products'. Each product with K is a kops::cuda::eval<Policy...> launch; the vector updates and
+/// products'. Each product with K is a kops::cuda::eval<Policy...> launch (the
+/// true residual's, which decides convergence, a launch in double: see
+/// kops::solve_options and docs/solve.md); the vector updates and
 /// the dot products (accumulated in double, in a fixed order, so a solve is
 /// reproducible) are small kernels of this file. Every kernel, copy and scratch
 /// allocation goes on opts.stream; the scratch is allocated once per solve, not
