@@ -15,10 +15,13 @@ namespace kops {
 ///                                                                 over all N * D entries)
 /// ```
 ///
-/// or after max_iterations products with K. ||r|| is the residual CG updates at
-/// every step (r -= step * (alpha p + K p)), as in KeOps and SciPy; in exact
-/// arithmetic it equals the true residual, in floating point it drifts from it
-/// by roughly the rounding error of one product.
+/// or after max_iterations products with K. CG updates a residual at every step
+/// (r -= step * (alpha p + K p)), as in KeOps and SciPy; in floating point it
+/// drifts from the true residual (in float with a small alpha by orders of
+/// magnitude: docs/solve.md). It only proposes the stop: the true residual is
+/// then computed, with the product K a and the norms in double, and decides;
+/// when it misses the threshold CG restarts from a with it. residual_norm and
+/// converged are always the true residual's.
 struct solve_options {
   /// Relative tolerance on ||r|| / ||b||; empty: 1e-10 for double data, 1e-5 for float.
   std::optional<double> tolerance;
@@ -34,10 +37,12 @@ struct solve_options {
 /// What a solve reports (kops::kokkos::solve, kops::cuda::solve): see solve_options for the stopping test.
 struct solve_result {
   std::int64_t iterations = 0;   ///< products with K in the CG loop (the initial guess's excluded)
-  double residual_norm = 0;      ///< ||r|| when the solve stopped
-  double relative_residual = 0;  ///< ||r|| / ||b|| (||r|| itself when b = 0)
+  double residual_norm = 0;      ///< ||b - (alpha a + K a)|| of the returned a, computed in double
+  double relative_residual = 0;  ///< residual_norm / ||b|| (residual_norm itself when b = 0)
   double threshold = 0;          ///< max(tolerance * ||b||, absolute_tolerance): the stopping test
   bool converged = false;        ///< residual_norm <= threshold
+  std::int64_t residual_checks = 0;  ///< true residuals computed (each one more product with K, in double)
+  std::int64_t restarts = 0;         ///< restarts of CG from a true residual that missed the threshold
 };
 
 } // namespace kops

@@ -5,14 +5,19 @@
 // the CG driver of solve/cg.hpp a vector space on device memory:
 // device_solve_ops, whose products with K are kops::cuda::eval launches with
 // the call's policies and whose vector updates and dot products (accumulated in
-// double, in a fixed order) are the small grid-stride kernels of this file.
-// The host reads each dot product, so a solve synchronises its stream.
+// double, in a fixed order) are the small grid-stride kernels of this file;
+// the true residual that decides the stop (solve/cg.hpp) is a launch in double
+// on the arguments widened once per solve (float calls), with a kernel that
+// forms b - (alpha x + K x). The host reads each dot product, so a solve
+// synchronises its stream.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <cuda_runtime_api.h>
 
@@ -27,6 +32,7 @@
 #include <kops/solve/cg.hpp>
 #include <kops/solve/checks.hpp>
 #include <kops/solve/options.hpp>
+#include <kops/solve/widen.hpp>
 
 namespace kops::cuda {
 namespace detail {
@@ -52,6 +58,27 @@ solve_xpay_kernel(const std::int64_t n, const T* const u, const T s, T* const v)
   const std::int64_t stride = std::int64_t(gridDim.x) * vector_block;
   for (std::int64_t k = std::int64_t(blockIdx.x) * vector_block + threadIdx.x; k < n; k += stride)
     v[k] = u[k] + s * v[k];
+}
+
+// v = double(u): a float vector (or argument) widened for the true residual.
+template <class T>
+__global__ void __launch_bounds__(vector_block)
+solve_widen_kernel(const std::int64_t n, const T* const u, double* const v) {
+  const std::int64_t stride = std::int64_t(gridDim.x) * vector_block;
+  for (std::int64_t k = std::int64_t(blockIdx.x) * vector_block + threadIdx.x; k < n; k += stride) v[k] = double(u[k]);
+}
+
+// e = b - (alpha x + kx) in double: kx = e, r = T(e) (the true residual, x and kx = K x in double).
+template <class T>
+__global__ void __launch_bounds__(vector_block)
+solve_residual_kernel(const std::int64_t n, const double alpha, const T* const b, const double* const x,
+                      double* const kx, T* const r) {
+  const std::int64_t stride = std::int64_t(gridDim.x) * vector_block;
+  for (std::int64_t k = std::int64_t(blockIdx.x) * vector_block + threadIdx.x; k < n; k += stride) {
+    const double e = double(b[k]) - (alpha * x[k] + kx[k]);
+    kx[k] = e;
+    r[k] = T(e);
+  }
 }
 
 // Sums the block's shared values s[0 .. vector_block) into s[0] (a tree: a
@@ -96,7 +123,10 @@ solve_total_kernel(const int count, const double* const partial, double* const t
 // every later operation does nothing and dot returns NaN, on which CG stops at
 // once (its `p . q not finite` exit), and run_solve then returns false.
 // Ranged: K is block-sparse, its products take *sparsity (host memory, checked).
-// Pol: the products' policy (kops::policy, core/policy.hpp).
+// Pol: the products' policy (kops::policy, core/policy.hpp); the true
+// residual's product is a launch in double with the default policy (accurate,
+// whatever the products'), on `wide` (the arguments widened, for float) and
+// the double vectors wide_x (x widened, float only) and product (K x).
 template <class Pol, class Red, int Var, class T, bool Ranged = false>
 struct device_solve_ops {
   std::int64_t M, N, n;
@@ -106,39 +136,72 @@ struct device_solve_ops {
   unsigned blocks;    // grid of the vector kernels
   const char* where;
   const block_sparsity* sparsity = nullptr;
+  const double** wide = nullptr;  // Red::nargs device pointers in double; wide[Var] is rebound to x
+  double* wide_x = nullptr;
+  double* product = nullptr;
   bool failed = false;  // a CUDA call failed (only without exceptions)
+
+  static constexpr double stop = std::numeric_limits<double>::quiet_NaN();
 
   // Records a step's outcome; true when it succeeded.
   bool ok(bool step) {
     failed = failed || !step;
     return step;
   }
+  // out = K v, the launches in U with the policy P; a: Red::nargs device pointers.
+  template <class P, class U>
+  void reduce(const U* const* a, U* out) {
+    if constexpr (Ranged) {
+      device_backend be(where, launch);
+      ok(kops::detail::run_checked_sparse_passes<P, Red>(be, M, N, out, a, *sparsity));
+    } else {
+      ok(run<P, Red>(M, N, out, a, launch, where));
+    }
+  }
+  // kernel<<<grid, threads>>>(params...) on the stream, reported as `what`.
+  template <class... A>
+  bool vector_launch(void (*kernel)(A...), void** params, const char* what, unsigned grid = 0,
+                     int threads = vector_block) {
+    return ok(check_launch(cudaLaunchKernel(kernel, dim3(grid ? grid : blocks), dim3(threads), params, 0,
+                                            launch.stream),
+                           where, what));
+  }
   void apply(const T* v, T* out) {
     if (failed) return;
     args[Var] = v;
-    if constexpr (Ranged) {
-      device_backend be(where, launch);
-      ok(kops::detail::run_checked_sparse_passes<Pol, Red>(be, M, N, out, args, *sparsity));
-    } else {
-      ok(run<Pol, Red>(M, N, out, args, launch, where));
-    }
+    reduce<Pol>(args, out);
   }
-  double dot(const T* u, const T* v) {
-    constexpr double stop = std::numeric_limits<double>::quiet_NaN();
+  double residual(double alpha, const T* b, const T* x, T* r) {
+    if (failed) return stop;
+    std::int64_t n_ = n;
+    const double* xd = nullptr;
+    if constexpr (std::is_same_v<T, double>) {
+      xd = x;
+    } else {
+      void* p[] = {&n_, &x, &wide_x};
+      if (!vector_launch(solve_widen_kernel<T>, p, "solve widening")) return stop;
+      xd = wide_x;
+    }
+    wide[Var] = xd;
+    reduce<kops::detail::policy_of_t<>>(wide, product);
+    if (failed) return stop;
+    void* p[] = {&n_, &alpha, &b, &xd, &product, &r};
+    if (!vector_launch(solve_residual_kernel<T>, p, "solve residual")) return stop;
+    return std::sqrt(dot_of<double>(product, product));
+  }
+  double dot(const T* u, const T* v) { return dot_of<T>(u, v); }
+  // sum_k u_k v_k over n elements U, in double, read on the host.
+  template <class U>
+  double dot_of(const U* u, const U* v) {
     if (failed) return stop;
     std::int64_t n_ = n;
     double* partial = scratch;
     double* total = scratch + max_vector_blocks;
     int count = int(blocks);
     void* p1[] = {&n_, &u, &v, &partial};
-    if (!ok(check_launch(cudaLaunchKernel(solve_dot_kernel<T>, dim3(blocks), dim3(vector_block), p1, 0,
-                                          launch.stream),
-                         where, "solve dot-product")))
-      return stop;
+    if (!vector_launch(solve_dot_kernel<U>, p1, "solve dot-product")) return stop;
     void* p2[] = {&count, &partial, &total};
-    if (!ok(check_launch(cudaLaunchKernel(solve_total_kernel<T>, dim3(1), dim3(vector_block), p2, 0, launch.stream),
-                         where, "solve dot-product total")))
-      return stop;
+    if (!vector_launch(solve_total_kernel<U>, p2, "solve dot-product total", 1)) return stop;
     double h = 0;
     if (!ok(check(cudaMemcpyAsync(&h, total, sizeof(double), cudaMemcpyDeviceToHost, launch.stream), where,
                   "copying a dot product to the host")))
@@ -152,16 +215,14 @@ struct device_solve_ops {
     std::int64_t n_ = n;
     T c = T(s);
     void* p[] = {&n_, &c, &u, &v};
-    ok(check_launch(cudaLaunchKernel(solve_axpy_kernel<T>, dim3(blocks), dim3(vector_block), p, 0, launch.stream),
-                    where, "solve axpy"));
+    vector_launch(solve_axpy_kernel<T>, p, "solve axpy");
   }
   void xpay(const T* u, double s, T* v) {
     if (failed) return;
     std::int64_t n_ = n;
     T c = T(s);
     void* p[] = {&n_, &u, &c, &v};
-    ok(check_launch(cudaLaunchKernel(solve_xpay_kernel<T>, dim3(blocks), dim3(vector_block), p, 0, launch.stream),
-                    where, "solve xpay"));
+    vector_launch(solve_xpay_kernel<T>, p, "solve xpay");
   }
   void copy(const T* u, T* v) {
     if (failed) return;
@@ -186,26 +247,47 @@ template <class Pol, class Red, class V, bool Ranged, class T>
   if (!current_facts(where, facts)) return false;
   const cudaStream_t stream = opts.stream;
   const std::size_t n = std::size_t(plan.n);
-  stream_buffer work(3 * n * sizeof(T), stream, facts.memory_pools, where, "the solver's vectors r, p, q");
+  stream_buffer work(5 * n * sizeof(T), stream, facts.memory_pools, where, "the solver's vectors b, d, r, p, q");
   if (!work.ok()) return false;
   stream_buffer scratch((max_vector_blocks + 1) * sizeof(double), stream, facts.memory_pools, where,
                         "the solver's dot products");
   if (!scratch.ok()) return false;
-  T* const r = work.get<T>();
+  // The true residual's doubles: K x, and for float x and the arguments widened.
+  constexpr bool widen = !std::is_same_v<T, double>;
+  std::int64_t wide_count = widen ? 2 * plan.n : plan.n;
+  if constexpr (widen)
+    kops::detail::for_each_solve_argument<Red, V::index>(M, N, [&](int, std::int64_t c) { wide_count += c; });
+  stream_buffer wide(std::size_t(wide_count) * sizeof(double), stream, facts.memory_pools, where,
+                     "the solver's residual in double");
+  if (!wide.ok()) return false;
   const std::int64_t blocks = (plan.n + vector_block - 1) / vector_block;
   const std::int64_t grid = blocks < max_vector_blocks ? blocks : max_vector_blocks;
+  const double* wide_args[Red::nargs + 1] = {};  // + 1: no empty array
   device_solve_ops<Pol, Red, V::index, T, Ranged> ops{
       M, N, plan.n, ptrs, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, scratch.get<double>(),
-      unsigned(grid), where, s};
+      unsigned(grid), where, s, wide_args, wide.get<double>(), wide.get<double>() + (widen ? plan.n : 0)};
+  if constexpr (widen) {
+    double* next = ops.product + plan.n;
+    kops::detail::for_each_solve_argument<Red, V::index>(M, N, [&](int k, std::int64_t c) {
+      const T* from = ptrs[k];
+      double* to = next;
+      void* p[] = {&c, &from, &to};
+      ops.vector_launch(solve_widen_kernel<T>, p, "solve widening");
+      wide_args[k] = next;
+      next += c;
+    });
+  } else {
+    for (int k = 0; k < Red::nargs; ++k) wide_args[k] = ptrs[k];
+  }
   const T* const b = ptrs[V::index];
   // Every product's GPU_2D scratch (and a two-pass gradient's temporary) is
   // allocated at the first iteration and reused by the others (device.hpp).
   scratch_arena arena(stream, facts.memory_pools);
-  res = kops::detail::conjugate_gradient<T>(ops, alpha, b, a, r, r + n, r + 2 * n, plan.tolerance,
-                                            plan.absolute_tolerance, plan.max_iterations, plan.initial_guess);
+  res = kops::detail::conjugate_gradient<T>(ops, alpha, b, a, work.get<T>(), plan);
   if (ops.failed) return false;
   return arena.release(where) &&
          check(cudaStreamSynchronize(stream), where, "finishing the solve (cudaStreamSynchronize)") &&
+         wide.release(where, "the solver's residual in double") &&
          scratch.release(where, "the solver's dot products") && work.release(where, "the solver's vectors");
 }
 
@@ -322,7 +404,9 @@ struct host_copy_solver : solver_base {
 ///
 /// Policy...: eval's compile-time policies, in any order, each at most once
 /// (core/policy.hpp), e.g. solve<kops::precision::fast>(...); they are the
-/// products'. Each product with K is a kops::cuda::eval<Policy...> launch; the vector updates and
+/// products'. Each product with K is a kops::cuda::eval<Policy...> launch (the
+/// true residual's, which decides convergence, a launch in double: see
+/// kops::solve_options and docs/solve.md); the vector updates and
 /// the dot products (accumulated in double, in a fixed order, so a solve is
 /// reproducible) are small kernels of this file. Every kernel, copy and scratch
 /// allocation goes on opts.stream; the scratch is allocated once per solve, not

@@ -2,10 +2,12 @@
 // backend, through the solve front end (solve/solve_call.hpp). host_solver
 // gives the CG driver of solve/cg.hpp its vector space on host arrays
 // (host_solve_ops): each product with K is a kops::kokkos::eval with the
-// call's policies (dense or block-sparse), the vector updates and dot products
-// plain loops on the host.
+// call's policies (dense or block-sparse), the true residual's product an
+// eval in double (a float call's arguments widened once per solve), the
+// vector updates and dot products plain loops on the host.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
@@ -17,28 +19,84 @@
 #include <kops/solve/cg.hpp>
 #include <kops/solve/checks.hpp>
 #include <kops/solve/options.hpp>
+#include <kops/solve/widen.hpp>
 
 /// The Kokkos CPU backend, on host pointers: eval and solve.
 namespace kops::kokkos {
 namespace detail {
 
+// A float solve's arguments widened to double, for the true residual's
+// product (solve/widen.hpp); for a double solve, the arguments themselves.
+// ptrs: Red::nargs pointers, the unknown's slot left for the caller to bind.
+template <class Red, int Var, class T>
+struct host_wide_arguments {
+  std::vector<double> storage;
+  const double* ptrs[Red::nargs + 1] = {};  // + 1: no empty array
+
+  host_wide_arguments(std::int64_t M, std::int64_t N, const T* const* args) {
+    if constexpr (std::is_same_v<T, double>) {
+      for (int k = 0; k < Red::nargs; ++k) ptrs[k] = args[k];
+    } else {
+      std::int64_t total = 0;
+      kops::detail::for_each_solve_argument<Red, Var>(M, N, [&](int, std::int64_t count) { total += count; });
+      storage.resize(std::size_t(total));
+      double* next = storage.data();
+      kops::detail::for_each_solve_argument<Red, Var>(M, N, [&](int k, std::int64_t count) {
+        for (std::int64_t e = 0; e < count; ++e) next[e] = double(args[k][e]);
+        ptrs[k] = next;
+        next += count;
+      });
+    }
+  }
+};
+
 // The vector space of kops/solve/cg.hpp on host arrays of n elements.
 // Ranged: K is block-sparse, its products take *sparsity. Policy...: the
-// solve's, passed on to each product.
+// solve's, passed on to each product in T; the true residual's product is an
+// eval in double with the default policies (accurate, whatever the products').
 template <class Red, int Var, class T, bool Ranged, auto... Policy>
 struct host_solve_ops {
   std::int64_t M, N, n;
   const T** args;  // Red::nargs pointers; args[Var] is rebound to each vector K is applied to
   const block_sparsity* sparsity;
+  host_wide_arguments<Red, Var, T> wide;
+  std::vector<double> wide_x, product;  // x widened (float only), K x in double
 
-  void apply(const T* v, T* out) {
-    args[Var] = v;
+  host_solve_ops(std::int64_t M_, std::int64_t N_, std::int64_t n_, const T** args_, const block_sparsity* s)
+      : M(M_), N(N_), n(n_), args(args_), sparsity(s), wide(M_, N_, args_),
+        wide_x(std::is_same_v<T, double> ? 0 : std::size_t(n_)), product(std::size_t(n_)) {}
+
+  // out = K v, the products in U with the policies P...; a: Red::nargs pointers.
+  template <auto... P, class U>
+  void reduce(const U* const* a, U* out) const {
     [&]<std::size_t... I>(std::index_sequence<I...>) {
       if constexpr (Ranged)
-        kops::kokkos::eval<Policy...>(Red{}, M, N, out, args[I]..., *sparsity);
+        kops::kokkos::eval<P...>(Red{}, M, N, out, a[I]..., *sparsity);
       else
-        kops::kokkos::eval<Policy...>(Red{}, M, N, out, args[I]...);
+        kops::kokkos::eval<P...>(Red{}, M, N, out, a[I]...);
     }(std::make_index_sequence<Red::nargs>{});
+  }
+  void apply(const T* v, T* out) {
+    args[Var] = v;
+    reduce<Policy...>(args, out);
+  }
+  double residual(double alpha, const T* b, const T* x, T* r) {
+    const double* xd;
+    if constexpr (std::is_same_v<T, double>) {
+      xd = x;
+    } else {
+      for (std::int64_t k = 0; k < n; ++k) wide_x[k] = double(x[k]);
+      xd = wide_x.data();
+    }
+    wide.ptrs[Var] = xd;
+    reduce(wide.ptrs, product.data());
+    double rr = 0;
+    for (std::int64_t k = 0; k < n; ++k) {
+      const double e = double(b[k]) - (alpha * xd[k] + product[k]);
+      r[k] = T(e);
+      rr += e * e;
+    }
+    return std::sqrt(rr);
   }
   double dot(const T* u, const T* v) const {
     double s = 0;
@@ -81,11 +139,9 @@ struct host_solver {
       return solve_result{};
     }
     const T* b = ptrs[V::index];
-    std::vector<T> work(3 * std::size_t(plan.n));
-    T* const r = work.data();
-    host_solve_ops<Red, V::index, T, Ranged, Policy...> ops{M, N, plan.n, ptrs, s};
-    return kops::detail::conjugate_gradient<T>(ops, alpha, b, a, r, r + plan.n, r + 2 * plan.n, plan.tolerance,
-                                               plan.absolute_tolerance, plan.max_iterations, plan.initial_guess);
+    std::vector<T> work(5 * std::size_t(plan.n));
+    host_solve_ops<Red, V::index, T, Ranged, Policy...> ops(M, N, plan.n, ptrs, s);
+    return kops::detail::conjugate_gradient<T>(ops, alpha, b, a, work.data(), plan);
   }
 };
 
@@ -115,6 +171,8 @@ struct host_solver {
 /// products'. The products with K run through kops::kokkos::eval<Policy...> (parallel on
 /// Kokkos::DefaultHostExecutionSpace); the O(N D) vector updates of CG run
 /// serially in the calling thread, with dot products accumulated in double.
+/// The stop is decided on the true residual, its product with K evaluated in
+/// double (see kops::solve_options and docs/solve.md).
 /// Non-convergence is reported in the result, not thrown; bad input throws
 /// kops::error (without exceptions: calls the kops::set_error_handler handler
 /// and returns a default solve_result, converged false, `a` untouched).
