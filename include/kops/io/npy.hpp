@@ -31,6 +31,8 @@
 #include <kops/core/error.hpp>
 #include <kops/core/half.hpp>
 
+/// NumPy .npy files: read and write arrays of float16, float32, float64 and
+/// int64 in C order (docs/conformance.md, the oracle's inputs and outputs).
 namespace kops::npy {
 
 /// The element types kops reads and writes: numpy's float16, float32, float64, int64.
@@ -297,6 +299,7 @@ bool write(const std::string& path, std::span<const T> v, std::span<const std::i
                               shape_string(shape).c_str(), (long long)count, v.size());
   return write(path, dtype_of<T>::value, shape, v.data());
 }
+/// write(path, values, {rows, dim}): as above, the shape given as a list.
 template <class T>
 bool write(const std::string& path, std::span<const T> v, std::initializer_list<std::int64_t> shape) {
   return write(path, v, std::span<const std::int64_t>(shape.begin(), shape.size()));

@@ -29,6 +29,8 @@
 #include <kops/core/error.hpp>
 #include <kops/io/npy.hpp>
 
+/// kops_add_oracle's executables (docs/conformance.md, "For JIT-engine
+/// authors: the oracle"): the case table and the command line.
 namespace kops::oracle {
 
 /// What a case's output is: values (T), indices (int64: ArgMin, ArgMax,
@@ -165,6 +167,8 @@ inline loaded load(const case_entry& c, std::span<const std::string> files) {
   return in;
 }
 
+/// Prints the oracle's command line (`self`: its name) to `to`; returns 2,
+/// the exit status of a wrong command line.
 inline int usage(const char* self, std::FILE* to) {
   std::fprintf(to,
                "usage: %s --list                                   the cases, the files each run takes\n"
@@ -194,7 +198,11 @@ inline int main(int argc, char** argv, std::span<const case_entry* const> cases)
     return 0;
   }
   if (a.size() < 3 || a[0] != "run") return usage(self, stderr);
+  // (Built without exceptions, a failure goes to kops::set_error_handler's
+  // handler, whose default prints it and aborts.)
+#if KOPS_EXCEPTIONS
   try {
+#endif
     if (std::find(a.begin(), a.end(), "--gpu") != a.end())
       kops::detail::fail("kops::oracle: --gpu: this oracle runs the CPU backend only (kops_add_oracle builds no GPU "
                          "variant yet)");
@@ -212,10 +220,12 @@ inline int main(int argc, char** argv, std::span<const case_entry* const> cases)
     const loaded in = load(*c, rest.subspan(nout));
     c->run(*c, in, rest.first(nout));
     return 0;
+#if KOPS_EXCEPTIONS
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s: %s\n", self, e.what());
     return 1;
   }
+#endif
 }
 
 } // namespace kops::oracle
