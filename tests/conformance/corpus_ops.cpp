@@ -316,6 +316,7 @@ int main(int argc, char** argv) {
     kops_conformance::corpus c(argv[1], 37, 29, 20240701);
     kops_conformance::add_op_cases(c);
     kops_conformance::add_reduction_cases(c);
+    kops_conformance::add_string_cases(c);
     const std::size_t n = c.finish();
     std::printf("kops_conformance_gen: %zu cases written to %s/index.json\n", n, argv[1]);
   } catch (const std::exception& e) {
