@@ -65,8 +65,10 @@ void add_string_cases(corpus& c) {
       c, "str_grad_clamp", "gradients",
       {.what = "Grad of Clamp w.r.t. f, a and b in [-1, 1] (a > b half of the time)",
        .note = "KeOps 2.3 differentiates Clamp(f,a,b) as ClampInt((f-a)/(b-a),0,1)*(b-a)+a: where a > b its "
-               "derivative in f is 1 for b < f < a, where Clamp (a below a, then b above b) is the constant b",
-       .expected = expect::keops_bug});
+               "derivative in f is 1 for b < f < a, where Clamp (a below a, then b above b) is the constant b; "
+               "kops prints its own derivative (IfElse), which pykeops computes right",
+       .expected = expect::keops_bug,
+       .printed_expected = expect::agree});
   // Rational constants in float64 (KeOps rounds them to float).
   add_string<"Sum_Reduction(Var(0,3,0)*(IntCst(1)*IntInv(9)),0)">(
       c, "str_rational_ninth", "constants",

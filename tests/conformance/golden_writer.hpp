@@ -23,6 +23,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -133,6 +134,8 @@ struct case_options {
   std::vector<stage> stages = {};                     // default: the reduction's own Genred call
   std::vector<aux_array> aux = {};
   expect expected = expect::agree;
+  std::optional<expect> printed_expected = {};         // keops.printed's, when not `expected` (the
+                                                      // printed formula may not use the ops that differ)
   bool isolate = false;                               // never batch with other cases in pykeops
   double known_bug_rtol = -1;                         // keops_bug cases: the KeOps issue's size; a
                                                       // larger difference is a failure
@@ -354,11 +357,12 @@ class corpus {
     });
     if (!opt.stages.empty() && parseable) e.json += ",\n    \"printed\": [\n      " + stages_json(printed, arg_names) + "]";
     e.json += "}";
-    e.json += ",\n   \"expect\": " +
-              json_string(opt.expected == expect::agree       ? "agree"
-                          : opt.expected == expect::keops_bug ? "keops_bug"
-                                                              : "semantic_difference") +
-              ", \"note\": " + json_string(opt.note) + "}";
+    auto expect_name = [](expect x) {
+      return json_string(x == expect::agree ? "agree" : x == expect::keops_bug ? "keops_bug" : "semantic_difference");
+    };
+    e.json += ",\n   \"expect\": " + expect_name(opt.expected);
+    if (opt.printed_expected) e.json += ", \"printed_expect\": " + expect_name(*opt.printed_expected);
+    e.json += ", \"note\": " + json_string(opt.note) + "}";
     cases_.push_back(std::move(e));
   }
 

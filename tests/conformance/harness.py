@@ -167,9 +167,10 @@ class Case:
 def printed_case(case):
     """The Genred calls that kops::to_keops_string prints (keops.printed: golden entries
     whose stages are written otherwise, e.g. with KeOps' Grad), as a case of their own,
-    <id>@printed, expected to agree (or fail) like the case."""
+    <id>@printed, expected to agree (or fail) like the case, or as its printed_expect says."""
     c = copy.copy(case)
     c.id = case.id + "@printed"
+    c.e = dict(case.e, expect=case.e.get("printed_expect", case.e["expect"]))
     c.stages = case.e["keops"]["printed"]
     c.results = {}
     return c
