@@ -9,10 +9,11 @@
 // of the printer fails there), and the ctest conformance.keops_syntax_coverage
 // (tests/conformance/keops_syntax_coverage.py) checks that every string of the
 // corpus's golden files is here, or listed there with the reason it cannot parse:
-// a two-pass gradient (kops::Chained) has no string of its own; factorize prints its
-// expansion; the one-pass gradients of min, max and sumsoftmaxweight print kops's own
-// reductions (MinPayload, ...). The batched, float32 and block-sparse cases share
-// their strings with the cases here.
+// the reductions pykeops computes in several calls (two-pass gradients, the gradients
+// of min, max, weighted logsumexp and sumsoftmaxweight) print several strings;
+// factorize prints its expansion; the string cases (corpus_strings.cpp) are parsed by
+// construction. The batched, float32 and block-sparse cases share their strings with
+// the cases here.
 #pragma once
 
 #include <kops/kops.hpp>

@@ -2,6 +2,7 @@
 //   corpus_ops.cpp         formula operations group by group (sum reductions), their
 //                          derivatives (against KeOps' Grad), and main
 //   corpus_reductions.cpp  every reduction, reduction gradients, calculus, float32 cases
+//   corpus_strings.cpp     cases written as KeOps strings (kops::keops_reduction), one a line
 // Every case is one kops reduction type; see golden_writer.hpp for what is recorded.
 #pragma once
 
@@ -37,6 +38,7 @@ namespace kops_conformance {
 
 void add_op_cases(corpus& c);
 void add_reduction_cases(corpus& c);
+void add_string_cases(corpus& c);
 
 // A KeOps Sum stage over the given axis.
 inline stage sum_stage(std::string formula, int axis, int dim, std::vector<std::string> extra = {}) {

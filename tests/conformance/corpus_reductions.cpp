@@ -148,17 +148,19 @@ void add_reduction_gradients(corpus& c) {
     constexpr auto ew = vi<3, 2>;
     const std::string FL = to_keops_string(fl), GW = to_keops_string(gw);
     const std::string L = keops_var(4, 2, 'i');
-    auto wlse = [&](auto v, int dim, const char* what) {
+    auto wlse = [&](auto v, int axis, int dim, const char* what) {
       return case_options{
           .what = what,
           .ranges = {{2, {0.1, 2.0}}},
           .stages = {stage{.formula = FL, .reduction_op = "LogSumExp", .axis = 1, .dim = 1, .formula2 = GW},
                      sum_stage("Grad((Exp(" + FL + "-" + L + ")*" + GW + ")," + to_keops_string(v) + "," + to_keops_string(ew) + ")",
-                               0, dim, {"s0"})}};
+                               axis, dim, {"s0"})}};
     };
     const auto red_w = logsumexp_reduction(fl, gw, axis_j);
-    c.add("grad_logsumexp_weighted_y", "gradients", grad(red_w, y, ew), wlse(y, 3, "grad of weighted logsumexp w.r.t. vj"));
-    c.add("grad_logsumexp_weighted_g", "gradients", grad(red_w, gw, ew), wlse(gw, 2, "grad of weighted logsumexp w.r.t. its weight"));
+    c.add("grad_logsumexp_weighted_y", "gradients", grad(red_w, y, ew), wlse(y, 0, 3, "grad of weighted logsumexp w.r.t. vj"));
+    c.add("grad_logsumexp_weighted_g", "gradients", grad(red_w, gw, ew), wlse(gw, 0, 2, "grad of weighted logsumexp w.r.t. its weight"));
+    c.add("grad_logsumexp_weighted_x", "gradients", grad(red_w, x, ew),
+          wlse(x, 1, 3, "grad of weighted logsumexp w.r.t. vi (one pass; pykeops: two calls)"));
   }
   // sumsoftmaxweight: O = sum_j softmax(F) G (stage 1), L as above (stage 0);
   //   d = sum_j Grad(Exp(F - L) * ((G - O) | E), v, 1)   (L, O, E held fixed)

@@ -15,6 +15,7 @@
 #include <kops/cluster.hpp>
 #include <kops/kokkos.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -22,6 +23,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -132,11 +134,14 @@ struct case_options {
   std::vector<stage> stages = {};                     // default: the reduction's own Genred call
   std::vector<aux_array> aux = {};
   expect expected = expect::agree;
+  std::optional<expect> printed_expected = {};         // keops.printed's, when not `expected` (the
+                                                      // printed formula may not use the ops that differ)
   bool isolate = false;                               // never batch with other cases in pykeops
   double known_bug_rtol = -1;                         // keops_bug cases: the KeOps issue's size; a
                                                       // larger difference is a failure
   const kops::block_sparsity* sparsity = nullptr;     // a block-sparse case: the structure of the
                                                       // reduction's rows (pykeops `ranges`; isolated)
+  std::string source = "";                            // a string case: the KeOps string kops parsed
   std::int64_t batch = 0;                             // a batched case: B > 0 batches (kops::batch; the
                                                       // arguments of add's PerBatch mask per batch; isolated)
 };
@@ -203,23 +208,9 @@ class corpus {
     }
     auto batched = [&](int k) { return opt.batch > 0 && ((PerBatch >> k) & 1u) != 0; };
 
-    // The KeOps side: the reduction's own Genred call unless stages are given.
-    std::vector<stage> stages = opt.stages;
-    if (stages.empty()) {
-      if constexpr (kops::is_chained_v<R>) {
-        throw std::runtime_error("corpus: " + id + " is a two-pass gradient: give its KeOps stages");
-      } else {
-        stage s;
-        s.formula = kops::keops_reduced_formula(red);
-        s.formula2 = kops::keops_formula2(red);
-        s.reduction_op = kops::keops_reduction_op(red);
-        s.opt_arg = kops::keops_opt_arg(red);
-        s.axis = kops::keops_axis(red);
-        s.dim = s.reduction_op == "SumSoftMaxWeight" ? R::dim : R::formula_dim;
-        if (!s.formula2.empty() && s.reduction_op == "LogSumExp") s.dim = 1;
-        stages.push_back(s);
-      }
-    }
+    // The KeOps side: the reduction's own Genred calls (kops::keops_calls) unless stages are given.
+    const std::vector<stage> printed = printed_stages(red);
+    std::vector<stage> stages = opt.stages.empty() ? printed : opt.stages;
 
     // Arguments that only the KeOps stages read: Var(k, d, c) with k < nargs.
     std::map<int, std::pair<char, int>> keops_only;
@@ -355,27 +346,23 @@ class corpus {
       e.json += ", \"known_bug_tolerance\": {\"rtol\": " + json_number(opt.known_bug_rtol) +
                 ", \"atol\": " + json_number(opt.known_bug_rtol * scale) + "}";
 
-    std::string keops_red;
-    if constexpr (!kops::is_chained_v<R>) keops_red = kops::to_keops_string(red);
-    e.json += ",\n   \"keops_reduction\": " + json_string(keops_red);
-    std::string st;
-    for (const auto& s : stages) {
-      std::vector<std::string> args = arg_names;
-      args.insert(args.end(), s.extra_args.begin(), s.extra_args.end());
-      std::string a;
-      for (const auto& n : args) a += (a.empty() ? "" : ", ") + json_string(n);
-      st += std::string(st.empty() ? "" : ",\n      ") + "{\"formula\": " + json_string(s.formula) +
-            ", \"formula2\": " + json_string(s.formula2) + ", \"reduction_op\": " + json_string(s.reduction_op) +
-            ", \"opt_arg\": " + std::to_string(s.opt_arg) + ", \"axis\": " + std::to_string(s.axis) +
-            ", \"dim\": " + std::to_string(s.dim) + ", \"args\": [" + a + "]}";
-    }
-    e.json += ",\n   \"keops\": {\"isolate\": " + std::string(opt.isolate ? "true" : "false") + ", \"stages\": [\n      " +
-              st + "]}";
-    e.json += ",\n   \"expect\": " +
-              json_string(opt.expected == expect::agree       ? "agree"
-                          : opt.expected == expect::keops_bug ? "keops_bug"
-                                                              : "semantic_difference") +
-              ", \"note\": " + json_string(opt.note) + "}";
+    e.json += ",\n   \"keops_reduction\": " + json_string(kops::to_keops_string(red));
+    if (!opt.source.empty()) e.json += ", \"keops_source\": " + json_string(opt.source);
+    e.json += ",\n   \"keops\": {\"isolate\": " + std::string(opt.isolate ? "true" : "false") +
+              ", \"stages\": [\n      " + stages_json(stages, arg_names) + "]";
+    // The calls kops::to_keops_string prints, when the stages are others (written by hand: KeOps' Grad, ...).
+    // (Not when they hold a node pykeops cannot parse: softdtw_sqdist_grad of expressions, docs/conformance.md.)
+    const bool parseable = std::none_of(printed.begin(), printed.end(), [](const stage& s) {
+      return s.formula.find("GradSoftDTW_SqDist(") != std::string::npos;
+    });
+    if (!opt.stages.empty() && parseable) e.json += ",\n    \"printed\": [\n      " + stages_json(printed, arg_names) + "]";
+    e.json += "}";
+    auto expect_name = [](expect x) {
+      return json_string(x == expect::agree ? "agree" : x == expect::keops_bug ? "keops_bug" : "semantic_difference");
+    };
+    e.json += ",\n   \"expect\": " + expect_name(opt.expected);
+    if (opt.printed_expected) e.json += ", \"printed_expect\": " + expect_name(*opt.printed_expected);
+    e.json += ", \"note\": " + json_string(opt.note) + "}";
     cases_.push_back(std::move(e));
   }
 
@@ -409,6 +396,33 @@ class corpus {
       int k = 0;
       (fn.template operator()<S>(k++), ...);
     }(Sig{});
+  }
+
+  // kops::keops_calls(red) as stages: call k also reads the outputs s0 .. s<k-1>.
+  template <class R> static std::vector<stage> printed_stages(R red) {
+    std::vector<stage> v;
+    for (const kops::keops_call& c : kops::keops_calls(red)) {
+      stage s{.formula = c.formula, .reduction_op = c.reduction_op, .axis = c.axis, .dim = c.dim,
+              .formula2 = c.formula2, .opt_arg = c.opt_arg};
+      for (std::size_t k = 0; k < v.size(); ++k) s.extra_args.push_back("s" + std::to_string(k));
+      v.push_back(s);
+    }
+    return v;
+  }
+
+  static std::string stages_json(const std::vector<stage>& stages, const std::vector<std::string>& arg_names) {
+    std::string st;
+    for (const auto& s : stages) {
+      std::vector<std::string> args = arg_names;
+      args.insert(args.end(), s.extra_args.begin(), s.extra_args.end());
+      std::string a;
+      for (const auto& n : args) a += (a.empty() ? "" : ", ") + json_string(n);
+      st += std::string(st.empty() ? "" : ",\n      ") + "{\"formula\": " + json_string(s.formula) +
+            ", \"formula2\": " + json_string(s.formula2) + ", \"reduction_op\": " + json_string(s.reduction_op) +
+            ", \"opt_arg\": " + std::to_string(s.opt_arg) + ", \"axis\": " + std::to_string(s.axis) +
+            ", \"dim\": " + std::to_string(s.dim) + ", \"args\": [" + a + "]}";
+    }
+    return st;
   }
 
   // A two-pass reduction prints as chained(first pass; second pass), the second

@@ -22,6 +22,7 @@ Exit status: 0 when every case agrees or fails as its golden entry expects
 (a known KeOps bug, a documented semantic difference), 1 otherwise, 77 skipped.
 """
 import argparse
+import copy
 import json
 import os
 import re
@@ -163,6 +164,18 @@ class Case:
         self.detail = ""
 
 
+def printed_case(case):
+    """The Genred calls that kops::to_keops_string prints (keops.printed: golden entries
+    whose stages are written otherwise, e.g. with KeOps' Grad), as a case of their own,
+    <id>@printed, expected to agree (or fail) like the case, or as its printed_expect says."""
+    c = copy.copy(case)
+    c.id = case.id + "@printed"
+    c.e = dict(case.e, expect=case.e.get("printed_expect", case.e["expect"]))
+    c.stages = case.e["keops"]["printed"]
+    c.results = {}
+    return c
+
+
 def stage_rows(case, st):
     return (case.M if st["axis"] == 1 else case.N) * max(case.batch, 1)
 
@@ -290,8 +303,12 @@ def stage_deps(st):
 
 
 def batch_key(case, st):
+    """Stages of one key run as one Genred call. The printed calls (<id>@printed) and the
+    string cases batch apart from the others, so that a new case leaves the others'
+    formulas, compiled and cached by KeOps, as they were."""
     if not case.isolate and st["reduction_op"] in CONCATENABLE and not st["formula2"]:
-        return (st["reduction_op"], st["axis"], st["opt_arg"], case.e["dtype"], case.M, case.N)
+        family = "printed" if case.id.endswith("@printed") else "strings" if case.e.get("keops_source") else ""
+        return (st["reduction_op"], st["axis"], st["opt_arg"], case.e["dtype"], case.M, case.N, family)
     return ("single", case.id, st["formula"], st["formula2"], st["reduction_op"])
 
 
@@ -403,6 +420,7 @@ def run(args):
     index = json.load(open(os.path.join(args.golden, "index.json")))
     assert index["format"] == "kops-conformance-golden" and index["version"] == 1, "unknown golden format"
     cases = [Case(e, args.golden) for e in index["cases"]]
+    cases += [printed_case(c) for c in cases if c.e["keops"].get("printed")]
     if args.only:
         cases = [c for c in cases if re.search(args.only, c.id)]
     print(f"[conformance] pykeops {pykeops.__version__}, {len(cases)} cases from {args.golden}", flush=True)

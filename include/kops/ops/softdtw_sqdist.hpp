@@ -112,6 +112,21 @@ struct SoftDtwSqDistGrad : formula_node {
   using children = type_list<X, Y, G>;
   template <class C1, class C2, class C3> using rebind = SoftDtwSqDistGrad<C1, C2, C3>;
 
+  // KeOps has GradSoftDTW_SqDist only inside its autodiff, not in its syntax: with
+  // variables x and y, (G_x, G_y) is Concat(Grad(SoftDTW_SqDist(x,y,g),x,IntCst(1)), ... y ...).
+  // Of expressions, the node prints as GradSoftDTW_SqDist(x,y,g), which pykeops
+  // does not parse (KeOps can only differentiate w.r.t. a variable).
+  template <class S, class P>
+  static S print(P p) {
+    const S args = p(X{}) + "," + p(Y{}) + "," + p(G{});
+    if constexpr (P::keops && is_variable_v<X> && is_variable_v<Y>) {
+      const S f = "SoftDTW_SqDist(" + args + ")";
+      return "Concat(Grad(" + f + "," + p(X{}) + ",IntCst(1)),Grad(" + f + "," + p(Y{}) + ",IntCst(1)))";
+    } else {
+      return S(P::keops ? keops_name : name) + "(" + args + ")";
+    }
+  }
+
   template <class Ctx>
   KOPS_HD KOPS_INLINE static constexpr auto eval(const Ctx& ctx) {
     using V = value_t<Ctx>;

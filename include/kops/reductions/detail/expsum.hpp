@@ -156,6 +156,14 @@ struct lse_softmax_fin {
 struct lse_softmax_op : expsum_op<lse_softmax_fin> {
   static constexpr const char* name = "logsumexp_sumsoftmaxweight_reduction";
   static constexpr const char* keops_name = "LogSumExpSumSoftMaxWeight";
+  // pykeops (kops::keops_calls): LogSumExp(f) and SumSoftMaxWeight(f, g), concatenated.
+  template <class F, class B>
+  static auto keops_calls(B b) {
+    using G = operand_t<F, 1>;
+    const auto f = b(operand_t<F, 0>{});
+    const auto l = b.call(f, "", "LogSumExp", 1, 1);
+    return "Concat(" + l + "," + b.call(f, b(G{}), "SumSoftMaxWeight", G::dim, G::dim) + ")";
+  }
 };
 
 // Gradient of the weighted logsumexp w.r.t. a variable of dim Dv, h = (g, n_0, ..., n_{Dg-1})
@@ -192,11 +200,37 @@ template <int Dg, int Dv>
 struct logsumexp_grad_op : expsum_op<lse_weight_grad_fin<Dg, Dv>> {
   static constexpr const char* name = "logsumexp_grad_reduction";
   static constexpr const char* keops_name = "LogSumExpGrad";
+  // pykeops (kops::keops_calls): L = LogSumExp(f, weight g), then
+  // Sum(sum_c Exp(f - L_c) * n_c), h = (g, n_0, ...): sum exp(f - L_c) = 1 / sum exp(f) g_c.
+  template <class F, class B>
+  static auto keops_calls(B b) {
+    const auto f = b(operand_t<F, 0>{});
+    const auto h = b(operand_t<F, 1>{});
+    const auto l = b.call(f, "Extract(" + h + ",0," + b.num(Dg) + ")", "LogSumExp", 1, Dg);
+    auto s = decltype(f)();
+    for (int c = 0; c < Dg; ++c)
+      s += (c ? "+" : "") + ("(Exp((" + f + "-Elem(" + l + "," + b.num(c) + ")))*Extract(" + h + "," +
+                             b.num(Dg + c * Dv) + "," + b.num(Dv) + "))");
+    return b.call(Dg > 1 ? "(" + s + ")" : s, "", "Sum", Dv, Dv);
+  }
 };
 template <int Dv>
 struct sumsoftmaxweight_grad_op : expsum_op<softmax_grad_fin<Dv>> {
   static constexpr const char* name = "sumsoftmaxweight_grad_reduction";
   static constexpr const char* keops_name = "SumSoftMaxWeightGrad";
+  // pykeops (kops::keops_calls): L = LogSumExp(f), P = <g . e> = Sum(Exp(f - L) * (g . e)),
+  // then Sum(Exp(f - L) * (a - P * c)), h = (g . e, a, c).
+  template <class F, class B>
+  static auto keops_calls(B b) {
+    const auto f = b(operand_t<F, 0>{});
+    const auto h = b(operand_t<F, 1>{});
+    const auto l = b.call(f, "", "LogSumExp", 1, 1);
+    const auto p = "Exp((" + f + "-" + l + "))";
+    const auto ge = b.call("(" + p + "*Extract(" + h + ",0,1))", "", "Sum", 1, 1);
+    return b.call("(" + p + "*(Extract(" + h + ",1," + b.num(Dv) + ")-(" + ge + "*Extract(" + h + "," +
+                      b.num(1 + Dv) + "," + b.num(Dv) + "))))",
+                  "", "Sum", Dv, Dv);
+  }
 };
 
 // The exponent f and the weight g (1 when unweighted) of an expsum reduction's

@@ -21,6 +21,22 @@ struct extremum_payload_op {
   template <int FD> static constexpr int out_dim = (FD - D) / D;
   template <class T> using out_t = T;
 
+  // pykeops (kops::keops_calls): m = Min(f) (Max), then the payloads of the terms
+  // equal to it, Sum(sum_k Equal(f_k, m_k) * p_k): kops's where the extremum is
+  // attained once (tied terms add up there, kops takes the first).
+  template <class F, class B>
+  static auto keops_calls(B b) {
+    constexpr int P = (F::dim - D) / D;
+    const auto all = b(F{});
+    const auto f = "Extract(" + all + ",0," + b.num(D) + ")";
+    const auto m = b.call(f, "", IsMax ? "Max" : "Min", D, D);
+    auto s = decltype(all)();
+    for (int k = 0; k < D; ++k)
+      s += (k ? "+" : "") + ("(Equal(Elem(" + f + "," + b.num(k) + "),Elem(" + m + "," + b.num(k) + "))*Extract(" + all +
+                             "," + b.num(D + k * P) + "," + b.num(P) + "))");
+    return b.call(D > 1 ? "(" + s + ")" : s, "", "Sum", P, P);
+  }
+
   template <class V, class IV, int FD>
   struct acc {
     vec<V, D> best;
