@@ -116,6 +116,7 @@
 
 #include <kops/autodiff/grad.hpp>
 #include <kops/autodiff/reduction_grad.hpp>
+#include <kops/autodiff/reduction_diff.hpp>
 #include <kops/autodiff/diff.hpp>
 #include <kops/autodiff/grad_matrix.hpp>
 #include <kops/autodiff/divergence.hpp>

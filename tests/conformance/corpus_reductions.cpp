@@ -186,6 +186,40 @@ void add_reduction_gradients(corpus& c) {
     c.add("grad_sumsoftmaxweight_g", "gradients", grad(red_s, gs, es),
           ssmw(gs, 0, 3, "grad of sumsoftmaxweight w.r.t. its weight (two passes)"));
   }
+  // Forward derivatives of reductions (kops::diff on a reduction, KeOps' Diff of one),
+  // along u: stage 0 L = LogSumExp (weighted: L_k), stage 1 O = SumSoftMaxWeight, then
+  //   logsumexp:        sum_j Exp(F - L) Diff(F, v, u)
+  //   weighted:         sum_j Exp(F - L_k) G_k Diff(F, v, u)        (G does not depend on v)
+  //   sumsoftmaxweight: sum_j Exp(F - L) Diff(F, v, u) (G - O)
+  {
+    constexpr auto fl = dot(x, y) - sqnorm2(y);
+    constexpr auto g = vj<2, 2>;
+    constexpr auto ux = vi<3, 3>;
+    constexpr auto uy = vj<3, 3>;
+    const std::string FL = to_keops_string(fl), G = to_keops_string(g);
+    const std::string L1 = keops_var(4, 1, 'i'), L2 = keops_var(4, 2, 'i'), O = keops_var(5, 2, 'i');
+    const auto df = [&](auto v, auto u) {
+      return "Diff(" + FL + "," + to_keops_string(v) + "," + to_keops_string(u) + ")";
+    };
+    const stage lse{.formula = FL, .reduction_op = "LogSumExp", .axis = 1, .dim = 1};
+    c.add("diff_sum_y", "gradients", diff(sum_reduction(exp(fl) * g, axis_j), y, uy),
+          {.what = "diff (forward mode) of a sum_reduction w.r.t. vj",
+           .stages = {sum_stage("Diff((Exp(" + FL + ")*" + G + ")," + to_keops_string(y) + "," + to_keops_string(uy) + ")",
+                                1, 2)}});
+    c.add("diff_logsumexp_x", "gradients", diff(logsumexp_reduction(fl, axis_j), x, ux),
+          {.what = "diff (forward mode) of logsumexp w.r.t. vi (one softmax pass)",
+           .stages = {lse, sum_stage("(Exp((" + FL + "-" + L1 + "))*" + df(x, ux) + ")", 1, 1, {"s0"})}});
+    c.add("diff_logsumexp_weighted_y", "gradients", diff(logsumexp_reduction(fl, g, axis_j), y, uy),
+          {.what = "diff (forward mode) of weighted logsumexp w.r.t. vj (one pass; pykeops: two calls)",
+           .ranges = {{2, {0.1, 2.0}}},
+           .stages = {stage{.formula = FL, .reduction_op = "LogSumExp", .axis = 1, .dim = 2, .formula2 = G},
+                      sum_stage("((Exp((" + FL + "-" + L2 + "))*" + G + ")*" + df(y, uy) + ")", 1, 2, {"s0"})}});
+    c.add("diff_sumsoftmaxweight_x", "gradients", diff(sumsoftmaxweight_reduction(fl, g, axis_j), x, ux),
+          {.what = "diff (forward mode) of sumsoftmaxweight w.r.t. vi (one pass)",
+           .stages = {lse, stage{.formula = FL, .reduction_op = "SumSoftMaxWeight", .axis = 1, .dim = 2, .formula2 = G},
+                      sum_stage("((Exp((" + FL + "-" + L1 + "))*" + df(x, ux) + ")*(" + G + "-" + O + "))", 1, 2,
+                                {"s0", "s1"})}});
+  }
 }
 
 // Calculus operators inside formulas, against KeOps' own operators.

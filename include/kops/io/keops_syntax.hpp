@@ -171,6 +171,7 @@ struct node {
   int nlists = 0;
   int list_size[max_lists]{};
   int axis = 0;
+  bool reduction = false;  // a k_call whose value is a reduction (Name_Reduction, or Grad / Diff of one)
 };
 
 inline constexpr int message_size = 240;
@@ -392,6 +393,9 @@ constexpr int find_op(const char* id, int len) {
 constexpr int op_id(const char* name) { return find_op(name, length(name)); }
 inline constexpr int first_reduction = op_id("Sum_Reduction");
 constexpr bool is_reduction(int op) { return op >= first_reduction; }
+// Grad and Diff also take a reduction as their first argument (KeOps 2.3 does:
+// its reductions have DiffT and Diff): the result is a reduction.
+constexpr bool takes_reduction(int op) { return op == op_id("Grad") || op == op_id("Diff"); }
 
 // Levenshtein distance, case-insensitive: what "did you mean" ranks names by.
 constexpr int distance(const char* a, int na, const char* b, int nb) {
@@ -850,6 +854,7 @@ struct parser {
     nd.kind = k_call;
     nd.op = op;
     nd.column = col;
+    nd.reduction = is_reduction(op);
     for (int a = 0, c = 0; a < nargs; ++a, ++c) {
       if (sig[c] == '?') ++c;
       const node& arg = t.nodes[args[a]];
@@ -858,8 +863,10 @@ struct parser {
       const char want = sig[c];
       if (want == 'f' || want == 'v') {
         if (arg.kind == k_list) return fail(m.add(" must be a formula, given an integer list"));
-        if (arg.kind == k_call && is_reduction(arg.op))
-          return fail(m.add(" is a reduction: a reduction is the outermost call only"));
+        if (arg.reduction && !(a == 0 && takes_reduction(op)))
+          return fail(m.add(" is a reduction: a reduction is the outermost call only "
+                            "(or the first argument of Grad or Diff)"));
+        if (arg.reduction) nd.reduction = true;  // Grad / Diff of a reduction
         if (want == 'v' && arg.kind != k_var) return fail(m.add(" must be a variable (an alias, Var, Vi, Vj or Pm)"));
         nd.children[nd.nchildren++] = args[a];
       } else if (want == 'i' || want == 'a') {
@@ -970,7 +977,7 @@ struct parser {
       return;
     }
     const node& r = t.nodes[root];
-    const bool is_red = r.kind == k_call && is_reduction(r.op);
+    const bool is_red = r.kind == k_call && r.reduction;
     if (reduction && !is_red) {
       fail(start(1).add("the string is a formula, not a reduction: "
                         "expected Name_Reduction(f,axis), e.g. Sum_Reduction(f,0)"));

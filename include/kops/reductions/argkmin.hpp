@@ -11,6 +11,7 @@ struct argkmin_op : detail::ksmallest_op<K, detail::ksmallest_output::indices> {
   static constexpr const char* keops_name = "ArgKMin";
   // Piecewise constant: the gradient is zero.
   template <class Rq> static constexpr auto gradient(Rq) { return zero_gradient_t<Rq>{}; }
+  template <class Rq> static constexpr auto forward(Rq) { return zero_forward_t<Rq>{}; }
 };
 
 /// argkmin_reduction<K>(f, axis): the indices (std::int64_t) of the K smallest values of each component over the axis, in the order of kmin_reduction: K * dim f indices per output row. Gradient: zero.

@@ -10,6 +10,7 @@ struct argmax_op : detail::extremum_op<true, detail::extremum_output::index> {
   static constexpr const char* keops_name = "ArgMax";
   // Piecewise constant: the gradient is zero.
   template <class Rq> static constexpr auto gradient(Rq) { return zero_gradient_t<Rq>{}; }
+  template <class Rq> static constexpr auto forward(Rq) { return zero_forward_t<Rq>{}; }
 };
 
 /// argmax_reduction(f, axis): index of the component-wise maximum over the axis, as std::int64_t (dim f indices). Gradient: zero.

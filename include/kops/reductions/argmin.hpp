@@ -10,6 +10,7 @@ struct argmin_op : detail::extremum_op<false, detail::extremum_output::index> {
   static constexpr const char* keops_name = "ArgMin";
   // Piecewise constant: the gradient is zero.
   template <class Rq> static constexpr auto gradient(Rq) { return zero_gradient_t<Rq>{}; }
+  template <class Rq> static constexpr auto forward(Rq) { return zero_forward_t<Rq>{}; }
 };
 
 /// argmin_reduction(f, axis): index of the component-wise minimum over the axis, as std::int64_t (dim f indices). Gradient: zero.

@@ -53,6 +53,15 @@ struct logsumexp_op : detail::expsum_op<detail::lse_fin> {
       else return Reduction<sumsoftmaxweight_op, Concat<F, H>, typename Rq::axis, Rq::arity>{};
     }
   }
+  // Forward mode (kops::diff): d log sum exp(f) = sum softmax(f) df, a
+  // softmax-weighted sum of the derivative, for a variable of either axis.
+  template <class Rq>
+  static constexpr auto forward(Rq) {
+    using F = typename Rq::formula;
+    using H = decltype(diff(F{}, typename Rq::var{}, typename Rq::direction{}));
+    if constexpr (is_zero_v<H>) return zero_forward_t<Rq>{};
+    else return Reduction<sumsoftmaxweight_op, Concat<F, H>, typename Rq::axis, Rq::arity>{};
+  }
 };
 struct logsumexp_weight_op : detail::expsum_op<detail::lse_fin> {
   static constexpr const char* name = "logsumexp_reduction";
@@ -81,6 +90,19 @@ struct logsumexp_weight_op : detail::expsum_op<detail::lse_fin> {
       }(std::make_integer_sequence<int, G::dim>{}));
       return Reduction<detail::logsumexp_grad_op<G::dim, V::dim>, Concat<F1, H>, typename Rq::axis, Rq::arity>{};
     }
+  }
+  // Forward mode (kops::diff): d log sum exp(f) g_k = sum exp(f) (g_k df + dg_k) /
+  // sum exp(f) g_k, one shifted-exponential sum with h = (g, g df + dg).
+  template <class Rq>
+  static constexpr auto forward(Rq) {
+    using F1 = operand_t<typename Rq::formula, 0>;
+    using G = operand_t<typename Rq::formula, 1>;
+    using V = typename Rq::var;
+    using U = typename Rq::direction;
+    using H = decltype(G{} * diff(F1{}, V{}, U{}) + diff(G{}, V{}, U{}));
+    if constexpr (is_zero_v<H>) return zero_forward_t<Rq>{};
+    else return Reduction<detail::logsumexp_diff_op<G::dim>, Concat<F1, decltype(detail::concat_all(G{}, H{}))>,
+                           typename Rq::axis, Rq::arity>{};
   }
 };
 

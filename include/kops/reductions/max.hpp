@@ -10,6 +10,7 @@ struct max_op : detail::extremum_op<true, detail::extremum_output::value> {
   static constexpr const char* keops_name = "Max";
   // One-hot at the arg (KeOps has none): reductions/detail/payload.hpp.
   template <class Rq> static constexpr auto gradient(Rq) { return detail::extremum_gradient<true>(Rq{}); }
+  template <class Rq> static constexpr auto forward(Rq) { return detail::extremum_forward<true>(Rq{}); }
 };
 
 /// max_reduction(f, axis): component-wise maximum over the axis (dim f values).

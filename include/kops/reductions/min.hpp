@@ -10,6 +10,7 @@ struct min_op : detail::extremum_op<false, detail::extremum_output::value> {
   static constexpr const char* keops_name = "Min";
   // One-hot at the arg (KeOps has none): reductions/detail/payload.hpp.
   template <class Rq> static constexpr auto gradient(Rq) { return detail::extremum_gradient<false>(Rq{}); }
+  template <class Rq> static constexpr auto forward(Rq) { return detail::extremum_forward<false>(Rq{}); }
 };
 
 /// min_reduction(f, axis): component-wise minimum over the axis (dim f values).

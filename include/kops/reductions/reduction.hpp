@@ -151,6 +151,24 @@ struct gradient_request {
   using grad_axis = std::conditional_t<reduced, axis_tag<1 - A::value>, A>;
 };
 
+/// What a reduction op's forward-mode rule receives (kops::diff on a reduction,
+/// autodiff/reduction_diff.hpp). An op that has one declares
+/// ```text
+///   template <class Rq> static constexpr auto forward(Rq)
+/// ```
+/// returning the reduction whose output row r is [d out_r / d var] dir: the
+/// derivative of the output along the direction dir (a formula of var's dim).
+/// Unlike a gradient, it keeps the reduction's axis and output rows.
+template <class F, class A, int Arity, int Dim, class V, class U>
+struct forward_request {
+  using formula = F;
+  using axis = A;
+  using var = V;        // the variable differentiated against
+  using direction = U;  // the direction: a formula of var's dim
+  static constexpr int arity = Arity;  // the arguments of the derivative (the direction's included)
+  static constexpr int dim = Dim;      // the reduction's output dim (and the derivative's)
+};
+
 /// The accumulator of a reduction op over a formula of dim D, in context Ctx:
 /// what its init returns (an op's `acc` template, or, for the summation
 /// schemes of reductions/detail/scheme_sum.hpp, their own).

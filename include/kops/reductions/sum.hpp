@@ -46,11 +46,23 @@ struct sum_op {
     using G = decltype(grad(typename Rq::formula{}, typename Rq::var{}, typename Rq::input{}));
     return Reduction<sum_op, G, typename Rq::grad_axis, Rq::arity>{};
   }
+  // Forward mode (reductions/reduction.hpp: forward_request): the sum of
+  // [d_v f] u over the same pairs.
+  template <class Rq>
+  static constexpr auto forward(Rq) {
+    using H = decltype(diff(typename Rq::formula{}, typename Rq::var{}, typename Rq::direction{}));
+    return Reduction<sum_op, H, typename Rq::axis, Rq::arity>{};
+  }
 };
 
 /// The zero gradient (a sum of the zero formula: no work) for a gradient request.
 template <class Rq>
 using zero_gradient_t = Reduction<sum_op, Zero<Rq::var::dim>, typename Rq::grad_axis, Rq::arity>;
+
+/// The zero forward derivative (a sum of the zero formula, the reduction's
+/// output dim: no work) for a forward request.
+template <class Rq>
+using zero_forward_t = Reduction<sum_op, Zero<Rq::dim>, typename Rq::axis, Rq::arity>;
 
 /// sum_reduction(f, axis): out = sum over the axis of f, component-wise (dim f).
 /// Empty range: 0.

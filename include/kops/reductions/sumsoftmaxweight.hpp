@@ -44,6 +44,27 @@ struct sumsoftmaxweight_op : detail::expsum_op<detail::softmax_fin> {
       return Reduction<detail::sumsoftmaxweight_grad_op<V::dim>, Concat<F1, H>, typename Rq::axis, Rq::arity>{};
     }
   }
+  // Forward mode (kops::diff), with <.> the softmax average:
+  //   d out = <df g + dg> - <df> <g>,
+  // the layout of the gradient's reduction (sumsoftmaxweight_grad_op) with
+  // h = (df, df g + dg, g): one pass, for a variable of either axis.
+  template <class Rq>
+  static constexpr auto forward(Rq) {
+    using F1 = operand_t<typename Rq::formula, 0>;
+    using G = operand_t<typename Rq::formula, 1>;
+    using V = typename Rq::var;
+    using U = typename Rq::direction;
+    using DF = decltype(diff(F1{}, V{}, U{}));
+    using DG = decltype(diff(G{}, V{}, U{}));
+    if constexpr (is_zero_v<DF> && is_zero_v<DG>) {
+      return zero_forward_t<Rq>{};
+    } else if constexpr (is_zero_v<DF>) {
+      return Reduction<sumsoftmaxweight_op, Concat<F1, DG>, typename Rq::axis, Rq::arity>{};
+    } else {
+      using H = decltype(detail::concat_all(DF{}, DF{} * G{} + DG{}, G{}));
+      return Reduction<detail::sumsoftmaxweight_grad_op<G::dim>, Concat<F1, H>, typename Rq::axis, Rq::arity>{};
+    }
+  }
 };
 
 /// sumsoftmaxweight_reduction(f, g, axis): out = sum softmax(f) g = sum exp(f) g / sum exp(f)

@@ -182,6 +182,18 @@ struct lse_weight_grad_fin {
   }
 };
 
+// Forward derivative of the weighted logsumexp (kops::diff), h = (g, m) with
+// m_k = g_k df + dg_k:  out_k = (sum exp(f) m_k) / (sum exp(f) g_k).
+template <int Dg>
+struct lse_weight_diff_fin {
+  template <int H> static constexpr int out_dim = Dg;
+  template <int H, class T>
+  KOPS_HD KOPS_INLINE static void finish(T, const T* s, T* out) {
+    static_assert(H == 2 * Dg, "kops: internal error, logsumexp forward-derivative layout");
+    for (int k = 0; k < Dg; ++k) out[k] = s[0] != T(0) ? s[1 + Dg + k] / s[1 + k] : T(0);
+  }
+};
+
 // Gradient of sumsoftmaxweight w.r.t. a variable of dim Dv, h = (g . e, a, c) with
 // a = (g . e) [d f]^T 1 + [d g]^T e and c = [d f]^T 1:  out = <a> - <g . e> <c>,
 // <u> = sum exp(f) u / sum exp(f) the softmax average.
@@ -212,6 +224,25 @@ struct logsumexp_grad_op : expsum_op<lse_weight_grad_fin<Dg, Dv>> {
       s += (c ? "+" : "") + ("(Exp((" + f + "-Elem(" + l + "," + b.num(c) + ")))*Extract(" + h + "," +
                              b.num(Dg + c * Dv) + "," + b.num(Dv) + "))");
     return b.call(Dg > 1 ? "(" + s + ")" : s, "", "Sum", Dv, Dv);
+  }
+};
+template <int Dg>
+struct logsumexp_diff_op : expsum_op<lse_weight_diff_fin<Dg>> {
+  static constexpr const char* name = "logsumexp_diff_reduction";
+  static constexpr const char* keops_name = "LogSumExpDiff";
+  // pykeops (kops::keops_calls): L = LogSumExp(f, weight g), then
+  // Sum(Exp(f - L_k) * m_k) for every k: sum exp(f - L_k) = 1 / sum exp(f) g_k.
+  template <class F, class B>
+  static auto keops_calls(B b) {
+    const auto f = b(operand_t<F, 0>{});
+    const auto h = b(operand_t<F, 1>{});
+    const auto l = b.call(f, "Extract(" + h + ",0," + b.num(Dg) + ")", "LogSumExp", 1, Dg);
+    auto s = decltype(f)();
+    for (int k = 0; k < Dg; ++k) {
+      const auto t = "(Exp((" + f + "-Elem(" + l + "," + b.num(k) + ")))*Elem(" + h + "," + b.num(Dg + k) + "))";
+      s = k ? "Concat(" + s + "," + t + ")" : t;
+    }
+    return b.call(s, "", "Sum", Dg, Dg);
   }
 };
 template <int Dv>

@@ -11,6 +11,7 @@
 #include <kops/ops/concat.hpp>
 #include <kops/ops/extract.hpp>
 #include <kops/reductions/detail/extremum.hpp>
+#include <kops/reductions/sum.hpp>
 
 namespace kops::detail {
 
@@ -108,6 +109,28 @@ constexpr auto extremum_gradient(Rq) {
     using F = typename Rq::formula;
     using P = decltype(payload_formula<F, typename Rq::var, typename Rq::input>(
         std::make_integer_sequence<int, F::dim>{}));
+    return Reduction<extremum_payload_op<IsMax, F::dim>, P, typename Rq::axis, Rq::arity>{};
+  }
+}
+
+// The forward-mode rule of min_reduction / max_reduction (kops::diff; KeOps has
+// none): the derivative [d_v f_k] u taken where component k is best, for a
+// variable of either axis. The payload of component k is its derivative placed
+// at k in a dim-D vector (dim 1: the derivative itself), so the payloads' sum
+// is the vector of the components' derivatives.
+template <class F, class H, int... K>
+constexpr auto forward_payload_formula(std::integer_sequence<int, K...>) {
+  if constexpr (F::dim == 1) return concat_all(F{}, H{});
+  else return concat_all(F{}, elem_t<F::dim, K>(elem<K>(H{}))...);
+}
+template <bool IsMax, class Rq>
+constexpr auto extremum_forward(Rq) {
+  using F = typename Rq::formula;
+  using H = decltype(diff(F{}, typename Rq::var{}, typename Rq::direction{}));
+  if constexpr (is_zero_v<H>) {
+    return zero_forward_t<Rq>{};
+  } else {
+    using P = decltype(forward_payload_formula<F, H>(std::make_integer_sequence<int, F::dim>{}));
     return Reduction<extremum_payload_op<IsMax, F::dim>, P, typename Rq::axis, Rq::arity>{};
   }
 }
