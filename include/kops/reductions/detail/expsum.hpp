@@ -219,7 +219,7 @@ struct logsumexp_grad_op : expsum_op<lse_weight_grad_fin<Dg, Dv>> {
     const auto f = b(operand_t<F, 0>{});
     const auto h = b(operand_t<F, 1>{});
     const auto l = b.call(f, "Extract(" + h + ",0," + b.num(Dg) + ")", "LogSumExp", 1, Dg);
-    auto s = decltype(f)();
+    std::remove_cvref_t<decltype(f)> s{};
     for (int c = 0; c < Dg; ++c)
       s += (c ? "+" : "") + ("(Exp((" + f + "-Elem(" + l + "," + b.num(c) + ")))*Extract(" + h + "," +
                              b.num(Dg + c * Dv) + "," + b.num(Dv) + "))");
@@ -237,7 +237,7 @@ struct logsumexp_diff_op : expsum_op<lse_weight_diff_fin<Dg>> {
     const auto f = b(operand_t<F, 0>{});
     const auto h = b(operand_t<F, 1>{});
     const auto l = b.call(f, "Extract(" + h + ",0," + b.num(Dg) + ")", "LogSumExp", 1, Dg);
-    auto s = decltype(f)();
+    std::remove_cvref_t<decltype(f)> s{};
     for (int k = 0; k < Dg; ++k) {
       const auto t = "(Exp((" + f + "-Elem(" + l + "," + b.num(k) + ")))*Elem(" + h + "," + b.num(Dg + k) + "))";
       s = k ? "Concat(" + s + "," + t + ")" : t;

@@ -6,6 +6,7 @@
 // Over an empty range the output is 0.
 #pragma once
 
+#include <type_traits>
 #include <utility>
 
 #include <kops/ops/concat.hpp>
@@ -31,7 +32,7 @@ struct extremum_payload_op {
     const auto all = b(F{});
     const auto f = "Extract(" + all + ",0," + b.num(D) + ")";
     const auto m = b.call(f, "", IsMax ? "Max" : "Min", D, D);
-    auto s = decltype(all)();
+    std::remove_cvref_t<decltype(all)> s{};
     for (int k = 0; k < D; ++k)
       s += (k ? "+" : "") + ("(Equal(Elem(" + f + "," + b.num(k) + "),Elem(" + m + "," + b.num(k) + "))*Extract(" + all +
                              "," + b.num(D + k * P) + "," + b.num(P) + "))");
