@@ -12,8 +12,13 @@
 //   kernel<<<grid, block, shared, stream>>>(...)     not C++: use cudaLaunchKernel
 //
 // Math intrinsics (__expf, __logf, ...) evaluate with the host's libm: they are
-// more accurate here than on a GPU. Warp-level primitives (__shfl_*_sync,
-// __syncwarp, cooperative groups) are not provided.
+// more accurate here than on a GPU.
+//
+//   __syncwarp(mask)  __shfl_sync  __shfl_xor_sync  __shfl_up_sync  __shfl_down_sync
+//                     warp-level, with every lane of the warp taking part (a full mask:
+//                     0xffffffff, or every lane of a last partial warp); a partial mask
+//                     is a fatal error here (kops's kernels never use one). Cooperative
+//                     groups are not provided.
 #pragma once
 
 #include <cmath>
@@ -43,6 +48,56 @@
 inline constexpr int warpSize = 32;
 
 inline void __syncthreads() { ::kops::cuda_emulated::syncthreads(); }
+
+namespace kops::cuda_emulated::detail {
+// The lanes a warp-level intrinsic's mask must name: all of the calling warp's.
+inline void check_full_mask(unsigned mask, const char* what) {
+  const warp_of_thread w = current_warp(what);
+  const unsigned all = w.lanes == 32 ? 0xffffffffu : (1u << w.lanes) - 1u;
+  if ((mask & all) != all)
+    fatal("%s with mask 0x%08x: kops::cuda_emulated supports warp-level operations with every lane of the warp "
+          "(0x%08x) only",
+          what, mask, all);
+}
+// A shuffle: lane l receives the value of lane source(l % width) of its
+// width-wide segment (an out-of-range source: its own value).
+template <class T, class Source>
+T shuffle(unsigned mask, const T& v, int width, const char* what, Source source) {
+  check_full_mask(mask, what);
+  if (width <= 0 || width > 32 || (width & (width - 1)) != 0) fatal("%s: width %d is not a power of 2 <= 32", what, width);
+  return warp_exchange(v, [&](auto lane_value, unsigned lane, unsigned lanes) {
+    const int base = int(lane) & ~(width - 1);
+    const int src = source(int(lane) - base);
+    const int from = src >= 0 && src < width ? base + src : int(lane);
+    return lane_value(unsigned(from) < lanes ? unsigned(from) : lane);
+  });
+}
+} // namespace kops::cuda_emulated::detail
+
+inline void __syncwarp(unsigned mask = 0xffffffffu) {
+  ::kops::cuda_emulated::detail::check_full_mask(mask, "__syncwarp");
+  ::kops::cuda_emulated::syncwarp();
+}
+template <class T>
+T __shfl_sync(unsigned mask, T var, int src_lane, int width = warpSize) {
+  return ::kops::cuda_emulated::detail::shuffle(mask, var, width, "__shfl_sync",
+                                                [&](int) { return ((src_lane % width) + width) % width; });
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T var, int lane_mask, int width = warpSize) {
+  return ::kops::cuda_emulated::detail::shuffle(mask, var, width, "__shfl_xor_sync",
+                                                [&](int l) { return l ^ lane_mask; });
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  return ::kops::cuda_emulated::detail::shuffle(mask, var, width, "__shfl_up_sync",
+                                                [&](int l) { return l - int(delta); });
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
+  return ::kops::cuda_emulated::detail::shuffle(mask, var, width, "__shfl_down_sync",
+                                                [&](int l) { return l + int(delta); });
+}
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 

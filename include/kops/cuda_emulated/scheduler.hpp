@@ -21,6 +21,12 @@
 // Divergent barriers are an error here (compute-sanitizer synccheck's analogue):
 // when some threads of a block wait at __syncthreads and the others have
 // returned, the process prints which and aborts.
+//
+// Warps: threads 32w .. 32w + 31 in linear order (x fastest) form warp w, as on
+// a GPU. __syncwarp is a barrier of the warp's threads (every lane of the warp
+// must reach it: a warp some of whose lanes wait while others returned or wait
+// at __syncthreads aborts, as above); the shuffles and the emulated mma.sync
+// exchange values through a per-warp buffer between two warp barriers.
 #pragma once
 
 #include <atomic>
@@ -31,6 +37,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include <sys/mman.h>
@@ -77,7 +84,7 @@ namespace detail {
 
 // One emulated CUDA thread.
 struct fiber {
-  enum state_t { runnable, at_barrier, exited };
+  enum state_t { runnable, at_barrier, at_warp_barrier, exited };
 
   ucontext_t ctx;
   void* map = nullptr;        // the mapping: one guard page, then the stack
@@ -85,6 +92,7 @@ struct fiber {
   char* stack = nullptr;      // lowest usable stack address
   std::size_t stack_bytes = 0;
   uint3 tid{0, 0, 0};
+  unsigned linear = 0;  // the linear thread index (x fastest): lane linear % 32 of warp linear / 32
   state_t state = runnable;
   bool has_context = false;  // entry() is running on this stack (it never returns)
   bool block_start = true;   // the next resume is the first of a block
@@ -136,6 +144,13 @@ struct block_runner {
   // before the others leave round g, never at round g + 2.
   unsigned barrier_round = 0;
   std::atomic<unsigned> barrier_sync[2] = {0, 0};
+  // The same for each warp's barrier (__syncwarp), and the warps' exchange
+  // buffers: 64 bytes per lane (a shuffled value, an mma's fragments).
+  static constexpr unsigned max_warps = 32;  // 1024 threads
+  static constexpr std::size_t lane_bytes = 64;
+  unsigned warp_round[max_warps] = {};
+  std::atomic<unsigned> warp_sync[max_warps][2] = {};
+  alignas(16) unsigned char warp_exchange[max_warps][32][lane_bytes];
 
   static std::size_t stack_bytes() {
     // 256 KiB per emulated thread by default (mapped lazily: untouched pages
@@ -219,8 +234,9 @@ struct block_runner {
     current = nullptr;
   }
 
-  KOPS_EMULATED_NO_TSAN void prepare(fiber* f, uint3 tid) {
+  KOPS_EMULATED_NO_TSAN void prepare(fiber* f, uint3 tid, unsigned linear) {
     f->tid = tid;
+    f->linear = linear;
     f->state = fiber::runnable;
     f->block_start = true;
     if (f->has_context) return;
@@ -242,25 +258,62 @@ struct block_runner {
     unsigned t = 0;
     for (unsigned z = 0; z < block_dim.z; ++z)
       for (unsigned y = 0; y < block_dim.y; ++y)
-        for (unsigned x = 0; x < block_dim.x; ++x) prepare(fibers[t++].get(), uint3{x, y, z});
+        for (unsigned x = 0; x < block_dim.x; ++x, ++t) prepare(fibers[t].get(), uint3{x, y, z}, t);
     for (;;) {
       for (unsigned k = 0; k < threads; ++k)
         if (fibers[k]->state == fiber::runnable) resume(fibers[k].get());
-      unsigned waiting = 0, first_exited = threads;
+      unsigned waiting = 0, exited = 0, first_exited = threads;
       for (unsigned k = 0; k < threads; ++k) {
         if (fibers[k]->state == fiber::at_barrier) ++waiting;
-        else if (first_exited == threads) first_exited = k;
+        else if (fibers[k]->state == fiber::exited && ++exited && first_exited == threads) first_exited = k;
       }
-      if (waiting == 0) return;
-      if (first_exited < threads) {
-        const uint3 e = fibers[first_exited]->tid;
-        fatal("divergent __syncthreads in block (%u,%u,%u): %u of its %u threads wait at a barrier that "
-              "thread (%u,%u,%u) and %u others never reach (they returned)",
-              block_idx.x, block_idx.y, block_idx.z, waiting, threads, e.x, e.y, e.z, threads - waiting - 1);
+      if (exited == threads) return;
+      if (open_warp_barriers(threads)) continue;
+      if (waiting == threads) {
+        for (unsigned k = 0; k < threads; ++k) fibers[k]->state = fiber::runnable;
+        ++barrier_round;
+        continue;
       }
-      for (unsigned k = 0; k < threads; ++k) fibers[k]->state = fiber::runnable;
-      ++barrier_round;
+      if (waiting + exited < threads) stuck_warp(threads);  // some wait at __syncwarp: never returns
+      const uint3 e = fibers[first_exited]->tid;
+      fatal("divergent __syncthreads in block (%u,%u,%u): %u of its %u threads wait at a barrier that "
+            "thread (%u,%u,%u) and %u others never reach (they returned)",
+            block_idx.x, block_idx.y, block_idx.z, waiting, threads, e.x, e.y, e.z, threads - waiting - 1);
     }
+  }
+
+  // Opens the barrier of every warp whose lanes all wait at __syncwarp; true
+  // when it opened one.
+  KOPS_EMULATED_NO_TSAN bool open_warp_barriers(unsigned threads) {
+    bool opened = false;
+    for (unsigned lo = 0; lo < threads; lo += 32) {
+      const unsigned hi = lo + 32 < threads ? lo + 32 : threads;
+      unsigned at = 0;
+      for (unsigned k = lo; k < hi; ++k) at += fibers[k]->state == fiber::at_warp_barrier;
+      if (at == 0 || at < hi - lo) continue;
+      for (unsigned k = lo; k < hi; ++k) fibers[k]->state = fiber::runnable;
+      ++warp_round[lo / 32];
+      opened = true;
+    }
+    return opened;
+  }
+
+  // No thread can go on and some wait at __syncwarp: report the first such warp.
+  [[noreturn]] void stuck_warp(unsigned threads) {
+    for (unsigned lo = 0; lo < threads; lo += 32) {
+      const unsigned hi = lo + 32 < threads ? lo + 32 : threads;
+      unsigned at = 0, block = 0, gone = 0;
+      for (unsigned k = lo; k < hi; ++k) {
+        at += fibers[k]->state == fiber::at_warp_barrier;
+        block += fibers[k]->state == fiber::at_barrier;
+        gone += fibers[k]->state == fiber::exited;
+      }
+      if (at > 0)
+        fatal("divergent __syncwarp in block (%u,%u,%u), warp %u: %u of its %u lanes wait at __syncwarp (or a "
+              "shuffle, or mma.sync), %u at __syncthreads, %u returned",
+              block_idx.x, block_idx.y, block_idx.z, lo / 32, at, hi - lo, block, gone);
+    }
+    fatal("internal error: a block made no progress");
   }
 
   // Accessors of the running thread's coordinates (hidden from TSan: the
@@ -285,6 +338,27 @@ KOPS_EMULATED_NO_TSAN void* dynamic_shared_of(block_runner* r) { return r->dynam
 KOPS_EMULATED_NO_TSAN std::atomic<unsigned>& barrier_sync_of(block_runner* r) {
   return r->barrier_sync[r->barrier_round & 1];
 }
+KOPS_EMULATED_NO_TSAN unsigned linear_thread_of(const block_runner* r) { return r->current->linear; }
+KOPS_EMULATED_NO_TSAN unsigned block_threads_of(const block_runner* r) {
+  return r->block_dim.x * r->block_dim.y * r->block_dim.z;
+}
+KOPS_EMULATED_NO_TSAN std::atomic<unsigned>& warp_sync_of(block_runner* r, unsigned warp) {
+  return r->warp_sync[warp][r->warp_round[warp] & 1];
+}
+
+// The running thread's warp: its block, index, lane and lanes (32, or fewer
+// in a last partial warp).
+struct warp_of_thread {
+  block_runner* r;
+  unsigned warp, lane, lanes;
+};
+inline warp_of_thread current_warp(const char* what) {
+  block_runner* r = running_block();
+  if (r == nullptr) fatal("%s called outside a kernel", what);
+  const unsigned t = linear_thread_of(r), n = block_threads_of(r);
+  const unsigned warp = t / 32;
+  return {r, warp, t % 32, n - warp * 32 < 32 ? n - warp * 32 : 32};
+}
 
 } // namespace detail
 
@@ -299,6 +373,43 @@ inline void syncthreads() {
   sync.fetch_add(1, std::memory_order_release);
   r->leave(detail::fiber::at_barrier);
   (void)sync.load(std::memory_order_acquire);
+}
+
+/// The warp-wide barrier (CUDA's __syncwarp with every lane in the mask):
+/// returns when every lane of the calling thread's warp has called it.
+inline void syncwarp() {
+  const detail::warp_of_thread w = detail::current_warp("__syncwarp()");
+  std::atomic<unsigned>& sync = detail::warp_sync_of(w.r, w.warp);
+  sync.fetch_add(1, std::memory_order_release);
+  w.r->leave(detail::fiber::at_warp_barrier);
+  (void)sync.load(std::memory_order_acquire);
+}
+
+/// The calling thread's lane (0 .. 31) in its warp.
+inline unsigned lane_id() { return detail::current_warp("the lane index").lane; }
+
+/// Every lane of the warp publishes `v` (trivially copyable, at most 64
+/// bytes); `read(lane)` then returns what that lane published, and
+/// warp_exchange returns what `read` returns for this lane. Both ends are
+/// warp barriers, so a warp's lanes must all call it (the shuffles and the
+/// emulated mma.sync are built on it).
+template <class T, class Read>
+auto warp_exchange(const T& v, Read read) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= detail::block_runner::lane_bytes,
+                "kops::cuda_emulated::warp_exchange: a trivially copyable value of at most 64 bytes");
+  const detail::warp_of_thread w = detail::current_warp("a warp-level exchange");
+  unsigned char(&slots)[32][detail::block_runner::lane_bytes] = w.r->warp_exchange[w.warp];
+  std::memcpy(slots[w.lane], &v, sizeof(T));
+  syncwarp();
+  const auto lane_value = [&](unsigned lane) {
+    if (lane >= w.lanes) detail::fatal("a warp-level exchange read lane %u of a warp of %u lanes", lane, w.lanes);
+    T x;
+    std::memcpy(&x, slots[lane], sizeof(T));
+    return x;
+  };
+  const auto result = read(lane_value, w.lane, w.lanes);
+  syncwarp();
+  return result;
 }
 
 /// The running block's dynamic shared memory: exactly the launch's byte count
