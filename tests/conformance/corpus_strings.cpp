@@ -69,6 +69,32 @@ void add_string_cases(corpus& c) {
                "kops prints its own derivative (IfElse), which pykeops computes right",
        .expected = expect::keops_bug,
        .printed_expected = expect::agree});
+  // KeOps's call spellings that kops's printer never writes (it prints the operators
+  // and the expansions): each parsed by kops and run by pykeops as written.
+  add_string<"Sum_Reduction(Divide(Add(Mult(Var(0,3,0),Var(1,3,1)),RatCst(1,3)),"
+             "Subtract(IntCst(4),Scalprod(Var(0,3,0),Var(1,3,1)))),0)">(
+      c, "str_call_spellings", "strings",
+      {.what = "Add, Subtract, Mult, Divide as calls; Scalprod; RatCst",
+       .note = "KeOps 2.3 writes RatCst(1,3) as the float 0.333333343 in float64 code (1e-8 off), as IntInv",
+       .expected = expect::keops_bug,
+       .known_bug_rtol = 1e-7});
+  add_string<"Sum_Reduction(Concat(Concat(SqNorm2((Var(0,3,0)-Var(1,3,1))),SqNormIso(Var(3,1,2),Var(0,3,0))),"
+             "Concat(SqNormDiag(Var(4,3,2),Var(1,3,1)),SymSqNorm(Var(5,9,2),(Var(0,3,0)-Var(1,3,1))))),0)">(
+      c, "str_norms", "strings", {.what = "SqNorm2, SqNormIso, SqNormDiag, SymSqNorm"});
+  add_string<"Sum_Reduction(Concat(Concat(WeightedSqNorm(Var(3,1,2),Var(0,3,0)),"
+             "WeightedSqDist(Var(4,3,2),Var(0,3,0),Var(1,3,1))),Normalize((Var(0,3,0)+Var(1,3,1)))),0)">(
+      c, "str_weighted_norms", "strings", {.what = "WeightedSqNorm, WeightedSqDist (diagonal), Normalize",
+                                           .ranges = {{3, {0.5, 2.0}}, {4, {0.5, 2.0}}}});
+  add_string<"Sum_Reduction(Concat(ElemT(Scalprod(Var(0,3,0),Var(1,3,1)),3,1),"
+             "Factorize((Exp(Minus(SqDist(Var(0,3,0),Var(1,3,1))))*SqDist(Var(0,3,0),Var(1,3,1))),"
+             "SqDist(Var(0,3,0),Var(1,3,1)))),0)">(c, "str_elem_t_factorize", "strings",
+                                                   {.what = "ElemT, Factorize"});
+  add_string<"Sum_Reduction(Concat(Concat(ComplexAbs(ComplexAdd(Var(0,4,0),Var(1,4,1))),"
+             "ComplexAngle(ComplexSubtract(Var(0,4,0),Var(1,4,1)))),"
+             "ComplexRealScal(ComplexDivide(Var(0,4,0),Var(1,4,1)),Var(2,1,1))),0)">(
+      c, "str_complex_calls", "strings",
+      {.what = "ComplexAbs, ComplexAngle, ComplexAdd, ComplexSubtract, ComplexDivide, ComplexRealScal",
+       .ranges = {{1, {0.5, 2.0}}}});
   // Rational constants in float64 (KeOps rounds them to float).
   add_string<"Sum_Reduction(Var(0,3,0)*(IntCst(1)*IntInv(9)),0)">(
       c, "str_rational_ninth", "constants",
