@@ -246,7 +246,7 @@ inline void declare_arguments(std::vector<keops_call>& calls, std::vector<std::s
 // from the reduction's signature, then from the given Vars for the rest.
 template <class... S>
 void declare_slots(std::vector<std::string>& d, type_list<S...>) {
-  const auto one = [&]<class V>(V) {
+  [[maybe_unused]] const auto one = [&]<class V>(V) {
     if constexpr (is_variable_v<V>)
       if (V::index < int(d.size()) && d[std::size_t(V::index)].empty()) d[std::size_t(V::index)] = print<true>(V{});
   };

@@ -80,9 +80,6 @@ struct inner_term {
   using product = inner_product<X, Y, W>;
 };
 
-template <class T> inline constexpr bool is_variable_v = false;
-template <category C, int I, int D> inline constexpr bool is_variable_v<Var<C, I, D>> = true;
-
 // A and B (in either order) are an i-variable and a j-variable of one dim, W
 // void or a parameter of that dim: the term of kind K.
 template <inner_kind K, class A, class B, class W>

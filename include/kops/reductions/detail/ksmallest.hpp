@@ -139,7 +139,7 @@ struct ksmallest_op {
       const V zero = V(0);
       for (int d = 0; d < D; ++d) {
         const int last = (K - 1) * D + d;
-        if (Math::any(!(x[d] >= a.v[last]) | (a.filled[last] == zero))) insert_pack<Math>(a, d, x[d], j);
+        if (Math::any((!(x[d] >= a.v[last])) | (a.filled[last] == zero))) insert_pack<Math>(a, d, x[d], j);
       }
     }
   }
