@@ -293,7 +293,7 @@ std::vector<keops_call> keops_calls(R, Vars = {}) {
   } else {
     detail::append_keops_calls<R>(detail::keops_call_builder{&calls, R::nargs, R::axis::value});
   }
-  std::vector<std::string> declared(std::size_t(R::nargs));
+  std::vector<std::string> declared(static_cast<std::size_t>(R::nargs));
   detail::declare_slots(declared, typename R::signature{});
   detail::declare_slots(declared, Vars{});
   detail::declare_arguments(calls, declared, R::nargs);
