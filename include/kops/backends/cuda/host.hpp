@@ -266,7 +266,11 @@ struct host_copy_backend {
 ///
 /// Allocates device buffers for the arguments the formula reads and for `out`
 /// (stream-ordered, on opts.stream and opts.device), copies the inputs in, runs
-/// eval, copies `out` back and waits for the stream. Every buffer is owned by an
+/// eval, copies `out` back and waits for the stream. Arguments and output
+/// larger than 3/4 of options::max_device_bytes (default: the device's free
+/// memory less 1/16 of it) are streamed through the device in pieces
+/// instead; options::devices splits the call across several devices
+/// (docs/cuda.md, "Larger than the device" and "Several GPUs"). Every buffer is owned by an
 /// RAII object, so an exception at any step leaks nothing. Unused argument
 /// slots are not copied (their pointers may be null, as for eval). Bad input
 /// throws kops::error, a failing CUDA call kops::cuda_error; without exceptions
