@@ -17,8 +17,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
-#include <thread>
+#include <limits>
 #include <vector>
 
 #include <kops/backends/cuda/device.hpp>
@@ -196,8 +195,12 @@ struct host_copy_backend {
     device_facts facts;
     if (!current_facts(where, facts)) return false;
     const cudaStream_t stream = opts.stream;
-    std::int64_t budget = 0;
-    if (!device_budget(opts, where, budget)) return false;
+    // The free memory is not queried under capture (a resident call is
+    // recorded as before; a streamed one is refused: streamed.hpp).
+    bool capturing_now = false;
+    if (opts.max_device_bytes == 0 && !stream_capturing(stream, where, capturing_now)) return false;
+    std::int64_t budget = std::numeric_limits<std::int64_t>::max();
+    if (!capturing_now && !device_budget(opts, where, budget)) return false;
     const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out) * std::size_t(out_batches);
     const std::size_t resident = arguments_bytes<Red, T>(M, N, form.batch) + out_bytes;
     if (resident > std::size_t(budget) / 4 * 3) {
