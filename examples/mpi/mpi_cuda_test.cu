@@ -118,10 +118,11 @@ int main(int argc, char** argv) {
       close = close && std::abs(sum[i] - s) <= 1e-5 * (1 + std::abs(s));
     }
     expect(close, "sum vs a double loop", how);
-    check<std::int64_t>(kops::argmin_reduction(d2 - gp * gp, kops::axis_j), "argmin (ties)", -1, M, N, x, y, b, g, how);
-    check<float>(kops::min_reduction(d2 - gp * bj, kops::axis_j), "min", -1, M, N, x, y, b, g, how);
-    check<std::int64_t>(kops::argkmin_reduction<3>(d2 - gp * gp, kops::axis_j), "argkmin<3> (ties)", -1, M, N, x, y, b, g,
+    check<std::int64_t>(kops::argmin_reduction(d2 - gp * gp, kops::axis_j), "argmin (ties)", -1, M, N, x, y, b, g,
                         how);
+    check<float>(kops::min_reduction(d2 - gp * bj, kops::axis_j), "min", -1, M, N, x, y, b, g, how);
+    check<std::int64_t>(kops::argkmin_reduction<3>(d2 - gp * gp, kops::axis_j), "argkmin<3> (ties)", -1, M, N, x,
+                        y, b, g, how);
     check<float>(kops::kmin_reduction<3>(d2 - gp * bj, kops::axis_j), "kmin<3>", -1, M, N, x, y, b, g, how);
     check<float>(kops::logsumexp_reduction(-gp * d2 + bj, kops::axis_j), "logsumexp", 1e-5, M, N, x, y, b, g, how);
   }

@@ -76,8 +76,9 @@ struct mpi_cuda_backend : mpi_backend<C> {
       ([&] {
         const T* p = ptrs[S::index];
         if constexpr (!kops::detail::is_unused_slot_v<S>) {
+          const std::int64_t back = first * S::dim * std::int64_t(sizeof(T));
           if (S::cat == Red::red_cat && p != nullptr)
-            p = reinterpret_cast<const T*>(std::uintptr_t(p) - std::uintptr_t(first * S::dim * std::int64_t(sizeof(T))));
+            p = reinterpret_cast<const T*>(std::uintptr_t(p) - std::uintptr_t(back));
         }
         a.p[S::index] = p;
       }(), ...);
