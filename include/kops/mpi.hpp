@@ -58,10 +58,10 @@
 // float sum: about 12 bytes per output row, three times the output; a k-min,
 // K times more), plus three small collectives that check the arguments.
 //
-// Limitations: CPU only (no kops::cuda variant yet: it would combine the same
-// way from GPU_2D's scratch accumulators); every rank builds the whole output
-// (no root-only variant); the accumulators cross the network as bytes, so all
-// ranks must run the same binary, or at least the same SIMD width and policies
+// Limitations: CPU only here (kops::mpi::cuda::eval, include/kops/mpi_cuda.hpp,
+// is the GPU variant: the same merge of GPU_2D's accumulators); every rank
+// builds the whole output (no root-only variant); the accumulators cross the
+// network as bytes, so all ranks must run the same binary, or at least the same SIMD width and policies
 // (checked by size); data are not redistributed: the caller chooses the slices;
 // a failure after the checks on one rank only (out of memory for the
 // accumulators) is not agreed on, so the other ranks would wait in MPI.
@@ -214,9 +214,11 @@ inline bool agree_on_ranges(MPI_Comm comm, kops::detail::message& own) {
 // every rank throws (without exceptions: reports and returns false) or none
 // does; the slice into `s`. Collective.
 // acc_bytes: the size of the partial accumulators (0 when no pass merges).
+// kokkos: the call runs on Kokkos, which must be initialised (kops::mpi::eval;
+// kops::mpi::cuda::eval runs on the GPU: mpi_cuda.hpp).
 template <class Red, category C, class T, class Out>
 [[nodiscard]] bool check_collectively(MPI_Comm comm, std::int64_t M, std::int64_t N, const Out* out,
-                                      const T* const* args, std::size_t acc_bytes, slice& s) {
+                                      const T* const* args, std::size_t acc_bytes, slice& s, bool kokkos = true) {
   int initialized = 0, finalized = 0;
   MPI_Initialized(&initialized);
   MPI_Finalized(&finalized);
@@ -237,7 +239,7 @@ template <class Red, category C, class T, class Out>
     for (int k = 0; k < Red::signature::size; ++k) untyped[k] = args[k];
     if (kops::detail::check_arguments_impl(where, info, M, N, out, untyped, &own) &&
         kops::detail::check_no_overlap_impl(where, info, M, N, out, untyped, sizeof(Out), sizeof(T), &own) &&
-        !Kokkos::is_initialized())
+        kokkos && !Kokkos::is_initialized())
       own = kops::detail::format("%s: Kokkos is not initialized (create a Kokkos::ScopeGuard "
                                  "or call Kokkos::initialize first)",
                                  where);

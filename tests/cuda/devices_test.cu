@@ -1,9 +1,12 @@
 // kops::cuda::eval_host with options::devices: the output rows split across
-// several GPUs (two and three emulated devices under kops::cuda_emulated, whose
-// KOPS_EMULATED_DEVICES is 2 by default: the three-device case runs where
-// three exist), each row computed as one device computes it.
+// several GPUs when there are at least 256 per device (two and three emulated
+// devices under kops::cuda_emulated, whose KOPS_EMULATED_DEVICES is 2 by
+// default: the three-device case runs where three exist, ctest
+// emulated_three_devices), each row computed as one device computes it.
+// Fewer rows split the reduced axis: streamed_test.cu.
 #include "cuda_support.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <vector>
 
@@ -41,7 +44,7 @@ TEST_CASE("devices: eval_host splits the output rows across two (or three) GPUs"
     WARN("one device: nothing to split");
     return;
   }
-  for (std::int64_t M : {1, 2, 7, 300}) {
+  for (std::int64_t M : {768, 1001}) {
     INFO("M = " << M);
     split_equals_one<float>(kops::sum_reduction(kops::exp(-g * d2) * b, kops::axis_j), M, 211, {0, 1});
     split_equals_one<std::int64_t>(kops::argkmin_reduction<3>(d2 - g * b, kops::axis_j), M, 211, {1, 0});
@@ -50,7 +53,8 @@ TEST_CASE("devices: eval_host splits the output rows across two (or three) GPUs"
     if (count >= 3)
       split_equals_one<float>(kops::logsumexp_reduction(-g * d2 + b, kops::axis_j), M, 211, {2, 0, 1});
   }
-  // A two-pass gradient runs on the first device listed, whole.
+  // A two-pass gradient's passes (50 and 60 rows) split their reduced axes:
+  // the same values up to the summation order.
   constexpr auto lse = kops::logsumexp_reduction(-g * d2 + b, kops::axis_j);
   constexpr auto dy = kops::grad(lse, y, kops::vi<4, 1>);
   const auto px = random_vector<float>(50 * 3, -1, 1, 1), py = random_vector<float>(60 * 3, -1, 1, 2);
@@ -61,7 +65,7 @@ TEST_CASE("devices: eval_host splits the output rows across two (or three) GPUs"
   kops::cuda::eval_host(dy, 50, 60, one.data(), px.data(), py.data(), pb.data(), pg.data(), pe.data(), o);
   o.devices = {1, 0};
   kops::cuda::eval_host(dy, 50, 60, split.data(), px.data(), py.data(), pb.data(), pg.data(), pe.data(), o);
-  CHECK(split == one);
+  for (std::size_t k = 0; k < one.size(); ++k) CHECK(std::abs(split[k] - one[k]) <= 1e-5f * (1 + std::abs(one[k])));
 }
 
 TEST_CASE("devices: a device that does not exist is a kops::cuda_error", "[devices][errors]") {

@@ -13,6 +13,10 @@
 //           adjacent groups, g with g + s for s = 1, 2, 4, ..., and group 0
 //           finalizes:
 //           out[row] = finalize(combine(... combine(scratch[0][row], scratch[1][row]) ...))
+//           (or, given acc_out, acc_out[row] = the combined accumulator, not
+//           finalized: a streamed call's running accumulators, streamed.hpp;
+//           acc_out may be scratch[0]: only group 0 reads chunk 0, and it
+//           writes acc_out[row] after every read of its row)
 //
 // Every combine takes the earlier chunks as its first operand (whose range the
 // second's follows), so with combine associative GPU_2D gives the same results
@@ -165,7 +169,8 @@ gpu_2d_combine_shape gpu_2d_combine_shape_for(std::int64_t chunks) {
 template <class K>
 __device__ KOPS_INLINE void gpu_2d_combine_block(const typename K::acc_type* const scratch, const std::int64_t rows,
                                                  const std::int64_t chunks, const int row_shift, const int groups,
-                                                 typename K::out_type* const out) {
+                                                 typename K::out_type* const out,
+                                                 typename K::acc_type* const acc_out) {
   using Math = typename K::math;
   using acc_type = typename K::acc_type;
   const int t = threadIdx.x;
@@ -195,17 +200,21 @@ __device__ KOPS_INLINE void gpu_2d_combine_block(const typename K::acc_type* con
       }
     }
   }
-  if (valid && g == 0)
-    kops::detail::store_row<typename K::op, Math, K::reduction::dim>(acc, 0, out + row * out_stride_v<typename K::reduction>);
+  if (valid && g == 0) {
+    if (acc_out != nullptr) acc_out[row] = acc;  // a streamed call's running accumulators (streamed.hpp)
+    else
+      kops::detail::store_row<typename K::op, Math, K::reduction::dim>(acc, 0,
+                                                                       out + row * out_stride_v<typename K::reduction>);
+  }
 }
 
 template <class K>
 __global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
 gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int64_t rows,
                       const std::int64_t chunks, const int row_shift, const int groups,
-                      typename K::out_type* const out) {
+                      typename K::out_type* const out, typename K::acc_type* const acc_out) {
 #if KOPS_KERNEL_BODIES
-  gpu_2d_combine_block<K>(scratch, rows, chunks, row_shift, groups, out);
+  gpu_2d_combine_block<K>(scratch, rows, chunks, row_shift, groups, out, acc_out);
 #endif
 }
 
@@ -216,11 +225,13 @@ template <class K>
 __global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
 gpu_2d_combine_kernel_batched(const typename K::acc_type* const scratch, const typename K::batch_type s,
                               const std::int64_t rows, const std::int64_t chunks, const int row_shift,
-                              const int groups, typename K::out_type* const out) {
+                              const int groups, typename K::out_type* const out,
+                              typename K::acc_type* const acc_out) {
 #if KOPS_KERNEL_BODIES
   for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z) {
     if (b != blockIdx.z) __syncthreads();
-    gpu_2d_combine_block<K>(scratch + b * s.scratch, rows, chunks, row_shift, groups, out + b * s.out);
+    gpu_2d_combine_block<K>(scratch + b * s.scratch, rows, chunks, row_shift, groups, out + b * s.out,
+                            batch_at(acc_out, b, rows));
   }
 #endif
 }

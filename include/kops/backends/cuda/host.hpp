@@ -7,21 +7,24 @@
 // synchronises the stream, so the call is synchronous.
 // copy_arguments_to_device is shared with kops::cuda::solve_host (solve.hpp).
 // With options::devices (two or more GPUs), the output rows are split across
-// them: each device runs this call on its slice of the rows, in a host thread
-// of its own, on a stream of its own (split_rows).
+// them when there are at least 256 per device: each device runs this call on
+// its slice of the rows, in a host thread of its own, on a stream of its own
+// (split_rows); fewer rows split the reduced axis instead (streamed.hpp).
+// Arguments and output larger than 3/4 of the device memory the call may use
+// (options::max_device_bytes) are streamed through it (streamed.hpp).
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <exception>
-#include <thread>
+#include <limits>
 #include <vector>
 
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/error.hpp>
 #include <kops/backends/cuda/eval.hpp>
 #include <kops/backends/cuda/options.hpp>
+#include <kops/backends/cuda/streamed.hpp>
 #include <kops/detail/arguments.hpp>
 #include <kops/core/batch.hpp>
 #include <kops/core/block_sparsity.hpp>
@@ -37,6 +40,26 @@ namespace detail {
 // failure (only without exceptions): nothing after it is queued.
 // batch: with the strides of a batched call, the arguments marked per_batch
 // are copied for every batch.
+// The bytes argument S of a call takes (every batch's, for one marked per_batch).
+template <class S, class T>
+std::size_t argument_bytes(std::int64_t M, std::int64_t N, const kops::detail::batch_extent* batch) {
+  const std::int64_t n = S::cat == category::i ? M : S::cat == category::j ? N : 1;
+  const std::size_t copies = batch != nullptr && batch->stride[S::index] != 0 ? std::size_t(batch->count) : 1;
+  return std::size_t(n) * S::dim * sizeof(T) * copies;
+}
+
+// The bytes of every argument Red reads.
+template <class Red, class T>
+std::size_t arguments_bytes(std::int64_t M, std::int64_t N, const kops::detail::batch_extent* batch) {
+  std::size_t total = 0;
+  [&]<class... S>(type_list<S...>) {
+    ([&] {
+      if constexpr (!kops::detail::is_unused_slot_v<S>) total += argument_bytes<S, T>(M, N, batch);
+    }(), ...);
+  }(typename Red::signature{});
+  return total;
+}
+
 template <class Red, class T>
 [[nodiscard]] bool copy_arguments_to_device(std::int64_t M, std::int64_t N, const T* const* host,
                                             stream_buffer* buffers, const T** device, cudaStream_t stream,
@@ -46,9 +69,7 @@ template <class Red, class T>
   [&]<class... S>(type_list<S...>) {
     ([&] {
       if constexpr (!kops::detail::is_unused_slot_v<S>) {
-        const std::int64_t n = S::cat == category::i ? M : S::cat == category::j ? N : 1;
-        const std::size_t copies = batch != nullptr && batch->stride[S::index] != 0 ? std::size_t(batch->count) : 1;
-        const std::size_t bytes = std::size_t(n) * S::dim * sizeof(T) * copies;
+        const std::size_t bytes = argument_bytes<S, T>(M, N, batch);
         if (!ok || bytes == 0) return;
         buffers[S::index] = stream_buffer(bytes, stream, pools, where, "argument", S::index);
         if (!buffers[S::index].ok()) {
@@ -84,20 +105,6 @@ void shift_row_arguments(const T* const* host, std::int64_t r0, const T** shifte
   }(typename Red::signature{});
 }
 
-// A stream of its own on the current device, destroyed at scope exit.
-struct own_stream {
-  cudaStream_t s = nullptr;
-  bool ok = false;
-  explicit own_stream(const char* where) {
-    ok = check(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking), where, "creating a stream (cudaStreamCreate)");
-  }
-  ~own_stream() {
-    if (s != nullptr) forget_quiet_failure(cudaStreamDestroy(s));
-  }
-  own_stream(const own_stream&) = delete;
-  own_stream& operator=(const own_stream&) = delete;
-};
-
 // be's call split across be.opts.devices by output rows: device k runs rows
 // [rows k / n, rows (k + 1) / n) (n: the devices, at most the rows), as a
 // call of its own on a stream of its own, in a host thread of its own; each
@@ -108,51 +115,24 @@ template <class Pol, class Red, class B, class T, class Out>
 [[nodiscard]] bool split_rows(const B& be, std::int64_t M, std::int64_t N, Out* out, const T* const* host,
                               const kops::detail::call_form& form) {
   const device_list& dl = be.opts.devices;
-  if (dl.requested > device_list::capacity)
-    return kops::detail::fail("%s: options::devices lists %d devices, at most %d are taken", be.where, dl.requested,
-                              device_list::capacity);
   const std::int64_t rows = kops::detail::output_rows<Red>(M, N);
   const int parts = int(std::min<std::int64_t>(dl.count, rows));
-  bool ok[device_list::capacity] = {};
-#if KOPS_EXCEPTIONS
-  std::exception_ptr error[device_list::capacity];
-#endif
-  auto part = [&](int k) {
+  return on_threads(parts, [&](int k) {
     const std::int64_t r0 = rows * k / parts, r1 = rows * (k + 1) / parts;
     B one = be;
     one.opts.device = dl.ids[k];
     one.opts.devices = device_list{};
     device_guard guard(dl.ids[k], be.where);
-    if (!guard.ok()) return;
+    if (!guard.ok()) return false;
     own_stream stream(be.where);
-    if (!stream.ok) return;
+    if (!stream.ok) return false;
     one.opts.stream = stream.s;
     const T* shifted[Red::nargs > 0 ? Red::nargs : 1] = {};
     shift_row_arguments<Red>(host, r0, shifted);
     const bool on_i = Red::row_cat == category::i;
-    ok[k] = one.template call<Pol, Red, false, false>(on_i ? r1 - r0 : M, on_i ? N : r1 - r0,
-                                                      out + r0 * kops::out_stride_v<Red>, shifted, form);
-  };
-  std::vector<std::thread> threads;
-  threads.reserve(std::size_t(parts));
-  for (int k = 0; k < parts; ++k)
-    threads.emplace_back([&, k] {
-#if KOPS_EXCEPTIONS
-      try {
-        part(k);
-      } catch (...) {
-        error[k] = std::current_exception();
-      }
-#else
-      part(k);
-#endif
-    });
-  for (auto& t : threads) t.join();
-#if KOPS_EXCEPTIONS
-  for (int k = 0; k < parts; ++k)
-    if (error[k]) std::rethrow_exception(error[k]);
-#endif
-  return std::all_of(ok, ok + parts, [](bool b) { return b; });
+    return one.template call<Pol, Red, false, false>(on_i ? r1 - r0 : M, on_i ? N : r1 - r0,
+                                                     out + r0 * kops::out_stride_v<Red>, shifted, form);
+  });
 }
 
 // kops::cuda::eval_host for the front end (detail/dispatch.hpp): its call
@@ -184,11 +164,20 @@ struct host_copy_backend {
     }
     const std::int64_t rows = kops::detail::output_rows<Red>(M, N);
     if (rows == 0) return true;
-    // Several devices: one-pass calls split their output rows. (A two-pass
-    // call's first pass needs every row of the other axis, a block-sparse or
-    // batched one is not split yet: they run on the first device listed.)
+    if (opts.max_device_bytes < 0)
+      return kops::detail::fail("%s: options::max_device_bytes is negative, expected 0 (what the device has free) or "
+                                "a byte count, given %lld",
+                                where, (long long)opts.max_device_bytes);
+    // Several devices: one-pass calls with enough rows split their output
+    // rows; others (fewer rows, or a two-pass gradient, whose first pass has
+    // rows of the other axis) run their passes through streamed_backend,
+    // which splits each pass's reduced axis when its rows are few. (A
+    // block-sparse or batched call is not split: it runs on the first device.)
     if (opts.devices.count >= 2 || opts.devices.requested > device_list::capacity) {
-      if constexpr (!Ranged && !Batched && !kops::is_chained_v<Red>) {
+      if constexpr (!Ranged && !Batched) {
+        if (opts.devices.requested > device_list::capacity || kops::is_chained_v<Red> ||
+            rows < column_split_rows_per_device * opts.devices.count)
+          return run_streamed<Pol, Red>(M, N, out, host, form);
         return split_rows<Pol, Red>(*this, M, N, out, host, form);
       } else {
         host_copy_backend first = *this;
@@ -206,6 +195,26 @@ struct host_copy_backend {
     device_facts facts;
     if (!current_facts(where, facts)) return false;
     const cudaStream_t stream = opts.stream;
+    // The free memory is not queried under capture (a resident call is
+    // recorded as before; a streamed one is refused: streamed.hpp).
+    bool capturing_now = false;
+    if (opts.max_device_bytes == 0 && !stream_capturing(stream, where, capturing_now)) return false;
+    std::int64_t budget = std::numeric_limits<std::int64_t>::max();
+    if (!capturing_now && !device_budget(opts, where, budget)) return false;
+    const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out) * std::size_t(out_batches);
+    const std::size_t resident = arguments_bytes<Red, T>(M, N, form.batch) + out_bytes;
+    if (resident > std::size_t(budget) / 4 * 3) {
+      // Past the budget (3/4 of it: GPU_2D's scratch and a two-pass
+      // gradient's temporary take the rest): streamed, when the form allows.
+      if constexpr (Ranged || Batched)
+        return kops::detail::fail("%s: the arguments and output take %zu bytes of device memory, more than 3/4 of "
+                                  "the %lld the call may use (options::max_device_bytes, or what the device has "
+                                  "free), and a %s call is not streamed: expected at most %lld bytes",
+                                  where, resident, (long long)budget, Ranged ? "block-sparse" : "batched",
+                                  (long long)(budget / 4 * 3));
+      else
+        return run_streamed<Pol, Red>(M, N, out, host, form);
+    }
 
     constexpr int nargs = Red::nargs;
     stream_buffer buffers[nargs > 0 ? nargs : 1];
@@ -213,7 +222,6 @@ struct host_copy_backend {
     if (!copy_arguments_to_device<Red>(M, N, host, buffers, device, stream, facts.memory_pools, where, form.batch))
       return false;
 
-    const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out) * std::size_t(out_batches);
     stream_buffer dout(out_bytes, stream, facts.memory_pools, where, "the output");
     if (!dout.ok()) return false;
     device_backend dev(where, options{stream, opts.scheme, -1, opts.gpu_2d_chunk});
@@ -235,6 +243,17 @@ struct host_copy_backend {
       if (!b.release(where, "an argument buffer")) return false;
     return true;
   }
+
+  // The passes of the call through streamed_backend (streamed.hpp).
+  template <class Pol, class Red, class T, class Out>
+  [[nodiscard]] bool run_streamed(std::int64_t M, std::int64_t N, Out* out, const T* const* host,
+                                  const kops::detail::call_form& form) {
+    if (opts.devices.requested > device_list::capacity)
+      return kops::detail::fail("%s: options::devices lists %d devices, at most %d are taken", where,
+                                opts.devices.requested, device_list::capacity);
+    streamed_backend be{where, opts};
+    return kops::detail::run_call<Pol, Red, false, false>(be, M, N, out, host, form);
+  }
 };
 
 } // namespace detail
@@ -250,7 +269,11 @@ struct host_copy_backend {
 ///
 /// Allocates device buffers for the arguments the formula reads and for `out`
 /// (stream-ordered, on opts.stream and opts.device), copies the inputs in, runs
-/// eval, copies `out` back and waits for the stream. Every buffer is owned by an
+/// eval, copies `out` back and waits for the stream. Arguments and output
+/// larger than 3/4 of options::max_device_bytes (default: the device's free
+/// memory less 1/16 of it) are streamed through the device in pieces
+/// instead; options::devices splits the call across several devices
+/// (docs/cuda.md, "Larger than the device" and "Several GPUs"). Every buffer is owned by an
 /// RAII object, so an exception at any step leaks nothing. Unused argument
 /// slots are not copied (their pointers may be null, as for eval). Bad input
 /// throws kops::error, a failing CUDA call kops::cuda_error; without exceptions

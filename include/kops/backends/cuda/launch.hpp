@@ -215,20 +215,49 @@ struct kernel_params {
   }
 };
 
+// The reduce kernel (gpu_1d.hpp) over the reduced indices [first, cols) in
+// `chunks` blocks of `chunk` along the grid's y: with `scratch` (GPU_2D's
+// pass 1, a streamed piece) block (bx, c) stores its accumulators at
+// scratch[c * rows + row], without (GPU_1D: one chunk) it finalizes into
+// `out`. A batched call: every batch in the same launch. True when
+// launched; false after a reported failure (without exceptions).
+[[nodiscard]] inline bool launch_reduce(const kernel_entry& k, const launch_operands& o, std::int64_t rows,
+                                        std::int64_t first, std::int64_t cols, std::int64_t chunk,
+                                        std::int64_t chunks, void* scratch, void* out, cudaStream_t stream,
+                                        const char* where, const char* what) {
+  unsigned blocks = 0;
+  if (!row_blocks(rows, k.facts.block, where, blocks)) return false;
+  const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
+  kernel_params params(o.args, o.batch);
+  params.add(&rows, &first, &cols, &chunk, &scratch, &out);
+  return check_launch(k.reduce(dim3(blocks, unsigned(chunks), bz), dim3(k.facts.block), params.p,
+                               k.facts.shared_bytes, stream),
+                      where, what);
+}
+
+// GPU_2D's pass 2 (gpu_2d.hpp) on `chunks` chunks of accumulators in
+// `scratch`: finalized into `out`, or, with acc_out, left combined there (a
+// streamed call). A batched call: every batch in the same launch.
+[[nodiscard]] inline bool launch_combine(const kernel_entry& k, const launch_operands& o, std::int64_t rows,
+                                         std::int64_t chunks, void* scratch, void* out, void* acc_out,
+                                         cudaStream_t stream, const char* where) {
+  gpu_2d_combine_shape shape = gpu_2d_combine_shape_for(k.facts, chunks);
+  unsigned combine_blocks = 0;
+  if (!row_blocks(rows, 1 << shape.row_shift, where, combine_blocks)) return false;
+  const int threads = k.facts.combine_threads;
+  const std::size_t shared = shape.groups > 1 ? threads * k.facts.acc_bytes : 0;
+  const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
+  kernel_params params(&scratch, o.batch);
+  params.add(&rows, &chunks, &shape.row_shift, &shape.groups, &out, &acc_out);
+  return check_launch(k.combine(dim3(combine_blocks, 1, bz), dim3(threads), params.p, shared, stream), where,
+                      "GPU_2D combine");
+}
+
 // GPU_1D (gpu_1d.hpp): true when launched; false after a reported failure
 // (without exceptions). A batched call: every batch in the same launch.
 [[nodiscard]] inline bool launch_gpu_1d(const kernel_entry& k, const launch_operands& o, std::int64_t rows,
                                         std::int64_t cols, cudaStream_t stream, const char* where) {
-  unsigned blocks = 0;
-  if (!row_blocks(rows, k.facts.block, where, blocks)) return false;
-  std::int64_t chunk = cols > 0 ? cols : 1;
-  void* no_scratch = nullptr;
-  void* out = o.out;
-  const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
-  kernel_params params(o.args, o.batch);
-  params.add(&rows, &cols, &chunk, &no_scratch, &out);
-  return check_launch(k.reduce(dim3(blocks, 1, bz), dim3(k.facts.block), params.p, k.facts.shared_bytes, stream),
-                      where, "GPU_1D");
+  return launch_reduce(k, o, rows, 0, cols, cols > 0 ? cols : 1, 1, nullptr, o.out, stream, where, "GPU_1D");
 }
 
 // GPU_2D (gpu_2d.hpp): true when both passes are queued; false after a
@@ -238,38 +267,18 @@ struct kernel_params {
 [[nodiscard]] inline bool launch_gpu_2d(const kernel_entry& k, const launch_operands& o, std::int64_t rows,
                                         std::int64_t cols, gpu_2d_plan plan, cudaStream_t stream, bool pools,
                                         const char* where) {
-  unsigned blocks = 0;
-  if (!row_blocks(rows, k.facts.block, where, blocks)) return false;
   const std::size_t per_chunk = std::size_t(rows) * k.facts.acc_bytes;
   const std::size_t batches = o.batch ? std::size_t(o.batches) : 1;
   if (std::size_t(plan.chunks) > std::size_t(-1) / per_chunk / batches)
     return kops::detail::fail("%s: the GPU_2D scratch size overflows", where);
-  gpu_2d_combine_shape shape = gpu_2d_combine_shape_for(k.facts, plan.chunks);
-  unsigned combine_blocks = 0;
-  if (!row_blocks(rows, 1 << shape.row_shift, where, combine_blocks)) return false;
-
   stream_buffer scratch(std::size_t(plan.chunks) * per_chunk * batches, stream, pools, where,
                         "the GPU_2D partial accumulators");
   if (!scratch.ok()) return false;
-  void* partial = scratch.get();
-  void* no_out = nullptr;
-  void* out = o.out;
-  const int threads = k.facts.combine_threads;
-  const std::size_t shared = shape.groups > 1 ? threads * k.facts.acc_bytes : 0;
-  const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
   if (o.batch) *o.batch_scratch = plan.chunks * rows;
-  kernel_params pass1(o.args, o.batch);
-  pass1.add(&rows, &cols, &plan.chunk, &partial, &no_out);
-  if (!check_launch(k.reduce(dim3(blocks, unsigned(plan.chunks), bz), dim3(k.facts.block), pass1.p,
-                             k.facts.shared_bytes, stream),
-                    where, "GPU_2D partial-reduction"))
-    return false;
-  kernel_params pass2(&partial, o.batch);
-  pass2.add(&rows, &plan.chunks, &shape.row_shift, &shape.groups, &out);
-  if (!check_launch(k.combine(dim3(combine_blocks, 1, bz), dim3(threads), pass2.p, shared, stream), where,
-                    "GPU_2D combine"))
-    return false;
-  return scratch.release(where, "the GPU_2D partial accumulators");
+  return launch_reduce(k, o, rows, 0, cols, plan.chunk, plan.chunks, scratch.get(), nullptr, stream, where,
+                       "GPU_2D partial-reduction") &&
+         launch_combine(k, o, rows, plan.chunks, scratch.get(), o.out, nullptr, stream, where) &&
+         scratch.release(where, "the GPU_2D partial accumulators");
 }
 
 // rows >= 1. Runs on the current device, asynchronously on opts.stream. True

@@ -1,5 +1,6 @@
 // The public settings of a CUDA backend call: kops::cuda::options (the stream,
-// the device, the scheme, GPU_2D's chunk), passed as a trailing argument of
+// the device, the scheme, GPU_2D's chunk, eval_host's devices and device
+// memory budget), passed as a trailing argument of
 // kops::cuda::eval and eval_host, and kops::cuda::scheme with its to_string.
 // Plain data, no CUDA call: launch.hpp reads the scheme and chunk when it
 // plans a launch, device.hpp's device_guard the device.
@@ -50,10 +51,19 @@ struct options {
   /// choose (a multiple of the tile length); > 0 is used as given
   /// (tests use it to put many chunk boundaries in small problems)
   std::int64_t gpu_2d_chunk = 0;
-  /// devices: kops::cuda::eval_host only: two or more split the output rows
-  /// across these GPUs, each on a stream of its own (`device` and `stream` are
-  /// then not used); empty (default) or one: the call runs on `device`
+  /// devices: kops::cuda::eval_host only: two or more split the work across
+  /// these GPUs, each on a stream and a host thread of its own (`device` and
+  /// `stream` are then not used): the output rows when there are at least
+  /// 256 per device, else the reduced axis, the devices' partial
+  /// accumulators combined in device order (docs/cuda.md, "Several GPUs");
+  /// empty (default) or one: the call runs on `device`
   device_list devices{};
+  /// max_device_bytes: kops::cuda::eval_host only: the device memory (bytes,
+  /// per device) the call may use; data larger than this are streamed
+  /// through it in pieces (docs/cuda.md, "Larger than the device"). 0
+  /// (default): what cudaMemGetInfo reports free, less a margin of 1/16 of
+  /// the device's memory
+  std::int64_t max_device_bytes = 0;
 };
 
 /// The name of a scheme: "automatic", "gpu_1d" or "gpu_2d".
