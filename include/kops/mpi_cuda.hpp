@@ -87,7 +87,7 @@ struct mpi_cuda_backend : mpi_backend<C> {
     if (!cd::plan_launch<K>(e.rows, e.cols, opts, where, plan)) return false;
     const std::int64_t chunk = plan.plan.chunk;
     const std::int64_t chunks = e.cols > 0 ? cd::ceil_div(e.cols, chunk) : 1;
-    const cd::kernel_entry& k = cd::kernel_entry_v<K, false>;
+    const cd::kernel_entry& k = cd::kernel_entry_from_v<K>;
     const cudaStream_t stream = opts.stream;
     const std::size_t bytes = std::size_t(e.rows) * sizeof(typename K::acc_type);
     cd::stream_buffer scratch(bytes * std::size_t(chunks), stream, plan.memory_pools, where,

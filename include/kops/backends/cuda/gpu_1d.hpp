@@ -19,20 +19,25 @@ namespace kops::cuda::detail {
 
 // The one reduction kernel, shared by GPU_1D and GPU_2D's first pass (one
 // kernel per reduction instead of two: half the device code to compile).
-// Block (bx, c) reduces rows bx*block.. over [first + c*chunk, min(cols,
-// first + (c+1)*chunk)) (first: 0, or where a streamed piece starts:
-// backends/cuda/streamed.hpp; indices are the reduced axis's own);
+// Block (bx, c) reduces rows bx*block.. over [c*chunk, min(cols, (c+1)*chunk)),
+// or with Offset over [first + c*chunk, min(cols, first + (c+1)*chunk)) (where
+// a streamed piece or an MPI rank's slice starts: backends/cuda/streamed.hpp,
+// mpi_cuda.hpp; indices are the reduced axis's own). The offset is a kernel of
+// its own (reduce_kernel_from): a run-time `first` in the one kernel took the
+// flagship Gaussian from 32 to 37 registers (occupancy 0.94 -> 0.75, bench/sass).
 // without scratch (GPU_1D: one chunk, the whole axis) each thread finalizes
 // its row into out, with scratch (GPU_2D) it stores its accumulator there:
 //   scratch:(chunks, rows) of acc_type, scratch[c * rows + row].
-template <class K>
+template <class K, bool Offset = false>
 __device__ KOPS_INLINE void reduce_block(const typename K::args_type& a, const std::int64_t rows,
-                                         const std::int64_t first, const std::int64_t cols, const std::int64_t chunk,
-                                         typename K::acc_type* const scratch, typename K::out_type* const out) {
+                                         [[maybe_unused]] const std::int64_t first, const std::int64_t cols,
+                                         const std::int64_t chunk, typename K::acc_type* const scratch,
+                                         typename K::out_type* const out) {
   using Red = typename K::reduction;
   const std::int64_t row = std::int64_t(blockIdx.x) * K::block + threadIdx.x;
   const bool valid = row < rows;
-  const std::int64_t jb = first + std::int64_t(blockIdx.y) * chunk;
+  std::int64_t jb = std::int64_t(blockIdx.y) * chunk;
+  if constexpr (Offset) jb += first;
   const std::int64_t je = cols - jb < chunk ? cols : jb + chunk;
   if constexpr (K::final_chunks) {
     // The output row, or the partial row in scratch, is the accumulator (final_chunks.hpp).
@@ -51,11 +56,21 @@ __device__ KOPS_INLINE void reduce_block(const typename K::args_type& a, const s
 
 template <class K>
 __global__ void __launch_bounds__(K::block)
-reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std::int64_t first,
-              const std::int64_t cols, const std::int64_t chunk, typename K::acc_type* const scratch,
-              typename K::out_type* const out) {
+reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std::int64_t cols,
+              const std::int64_t chunk, typename K::acc_type* const scratch, typename K::out_type* const out) {
 #if KOPS_KERNEL_BODIES
-  reduce_block<K>(a, rows, first, cols, chunk, scratch, out);
+  reduce_block<K>(a, rows, 0, cols, chunk, scratch, out);
+#endif
+}
+
+// The same from the reduced index `first` on (a streamed piece, an MPI rank's slice).
+template <class K>
+__global__ void __launch_bounds__(K::block)
+reduce_kernel_from(const typename K::args_type a, const std::int64_t rows, const std::int64_t first,
+                   const std::int64_t cols, const std::int64_t chunk, typename K::acc_type* const scratch,
+                   typename K::out_type* const out) {
+#if KOPS_KERNEL_BODIES
+  reduce_block<K, true>(a, rows, first, cols, chunk, scratch, out);
 #endif
 }
 
@@ -65,11 +80,11 @@ reduce_kernel(const typename K::args_type a, const std::int64_t rows, const std:
 template <class K>
 __global__ void __launch_bounds__(K::block)
 reduce_kernel_batched(const typename K::args_type a, const typename K::batch_type s, const std::int64_t rows,
-                      const std::int64_t first, const std::int64_t cols, const std::int64_t chunk,
-                      typename K::acc_type* const scratch, typename K::out_type* const out) {
+                      const std::int64_t cols, const std::int64_t chunk, typename K::acc_type* const scratch,
+                      typename K::out_type* const out) {
 #if KOPS_KERNEL_BODIES
   for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z)
-    reduce_block<K>(batch_args<K>(a, s, b), rows, first, cols, chunk, batch_at(scratch, b, s.scratch),
+    reduce_block<K>(batch_args<K>(a, s, b), rows, 0, cols, chunk, batch_at(scratch, b, s.scratch),
                     batch_at(out, b, s.out));
 #endif
 }

@@ -166,11 +166,13 @@ gpu_2d_combine_shape gpu_2d_combine_shape_for(std::int64_t chunks) {
   return gpu_2d_combine_shape_for(kernel_facts_v<K>, chunks);
 }
 
-template <class K>
+// ToAcc: the combined accumulators go to acc_out, not finalized (a kernel of
+// its own, gpu_2d_combine_kernel_to: the plain combine stays as it was).
+template <class K, bool ToAcc = false>
 __device__ KOPS_INLINE void gpu_2d_combine_block(const typename K::acc_type* const scratch, const std::int64_t rows,
                                                  const std::int64_t chunks, const int row_shift, const int groups,
                                                  typename K::out_type* const out,
-                                                 typename K::acc_type* const acc_out) {
+                                                 [[maybe_unused]] typename K::acc_type* const acc_out) {
   using Math = typename K::math;
   using acc_type = typename K::acc_type;
   const int t = threadIdx.x;
@@ -201,7 +203,7 @@ __device__ KOPS_INLINE void gpu_2d_combine_block(const typename K::acc_type* con
     }
   }
   if (valid && g == 0) {
-    if (acc_out != nullptr) acc_out[row] = acc;  // a streamed call's running accumulators (streamed.hpp)
+    if constexpr (ToAcc) acc_out[row] = acc;  // a streamed call's running accumulators (streamed.hpp)
     else
       kops::detail::store_row<typename K::op, Math, K::reduction::dim>(acc, 0,
                                                                        out + row * out_stride_v<typename K::reduction>);
@@ -212,9 +214,20 @@ template <class K>
 __global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
 gpu_2d_combine_kernel(const typename K::acc_type* const scratch, const std::int64_t rows,
                       const std::int64_t chunks, const int row_shift, const int groups,
-                      typename K::out_type* const out, typename K::acc_type* const acc_out) {
+                      typename K::out_type* const out) {
 #if KOPS_KERNEL_BODIES
-  gpu_2d_combine_block<K>(scratch, rows, chunks, row_shift, groups, out, acc_out);
+  gpu_2d_combine_block<K>(scratch, rows, chunks, row_shift, groups, out, nullptr);
+#endif
+}
+
+// The combined accumulators into acc_out, not finalized (streamed.hpp).
+template <class K>
+__global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
+gpu_2d_combine_kernel_to(const typename K::acc_type* const scratch, const std::int64_t rows,
+                         const std::int64_t chunks, const int row_shift, const int groups,
+                         typename K::acc_type* const acc_out) {
+#if KOPS_KERNEL_BODIES
+  gpu_2d_combine_block<K, true>(scratch, rows, chunks, row_shift, groups, nullptr, acc_out);
 #endif
 }
 
@@ -225,13 +238,11 @@ template <class K>
 __global__ void __launch_bounds__(gpu_2d_combine_traits<K>::threads)
 gpu_2d_combine_kernel_batched(const typename K::acc_type* const scratch, const typename K::batch_type s,
                               const std::int64_t rows, const std::int64_t chunks, const int row_shift,
-                              const int groups, typename K::out_type* const out,
-                              typename K::acc_type* const acc_out) {
+                              const int groups, typename K::out_type* const out) {
 #if KOPS_KERNEL_BODIES
   for (std::int64_t b = blockIdx.z; b < s.count; b += gridDim.z) {
     if (b != blockIdx.z) __syncthreads();
-    gpu_2d_combine_block<K>(scratch + b * s.scratch, rows, chunks, row_shift, groups, out + b * s.out,
-                            batch_at(acc_out, b, rows));
+    gpu_2d_combine_block<K>(scratch + b * s.scratch, rows, chunks, row_shift, groups, out + b * s.out, nullptr);
   }
 #endif
 }

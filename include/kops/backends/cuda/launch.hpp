@@ -117,6 +117,10 @@ struct kernel_entry {
   cudaError_t (*occupancy)(int* n, int block, std::size_t shared);  // of `reduce`
   int* occupancy_cache;     // cached_devices entries, 0 = not yet known
   kernel_facts facts;
+  // kernel_entry_from_v only (a streamed piece, an MPI rank's slice; null
+  // elsewhere, so that only those calls compile the two kernels):
+  kernel_launcher reduce_from = nullptr;  // reduce_kernel_from<K>: indices from `first` on
+  kernel_launcher combine_to = nullptr;   // gpu_2d_combine_kernel_to<K>: accumulators left unfinalized
 };
 
 template <class K, bool Batched>
@@ -143,6 +147,27 @@ inline constexpr kernel_entry kernel_entry_v{&kernel_launchers<K, Batched>::redu
                                              &kernel_launchers<K, Batched>::combine,
                                              &kernel_launchers<K, Batched>::occupancy,
                                              kernel_launchers<K, Batched>::occupancy_cache, kernel_facts_v<K>};
+
+template <class K>
+struct offset_launchers {
+  static cudaError_t reduce_from(dim3 grid, dim3 block, void** params, std::size_t shared, cudaStream_t stream) {
+    return cudaLaunchKernel(reduce_kernel_from<K>, grid, block, params, shared, stream);
+  }
+  static cudaError_t combine_to(dim3 grid, dim3 block, void** params, std::size_t shared, cudaStream_t stream) {
+    return cudaLaunchKernel(gpu_2d_combine_kernel_to<K>, grid, block, params, shared, stream);
+  }
+};
+
+// kernel_entry_v<K, false> with the kernels of a range that does not start at
+// index 0 and of unfinalized combines (streamed.hpp, mpi_cuda.hpp).
+template <class K>
+inline constexpr kernel_entry kernel_entry_from_v{&kernel_launchers<K, false>::reduce,
+                                                  &kernel_launchers<K, false>::combine,
+                                                  &kernel_launchers<K, false>::occupancy,
+                                                  kernel_launchers<K, false>::occupancy_cache,
+                                                  kernel_facts_v<K>,
+                                                  &offset_launchers<K>::reduce_from,
+                                                  &offset_launchers<K>::combine_to};
 
 // A launch's kernel parameters, untyped (launch<K, Batched> fills it).
 struct launch_operands {
@@ -229,9 +254,18 @@ struct kernel_params {
   if (!row_blocks(rows, k.facts.block, where, blocks)) return false;
   const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
   kernel_params params(o.args, o.batch);
+  if (first == 0) {
+    params.add(&rows, &cols, &chunk, &scratch, &out);
+    return check_launch(k.reduce(dim3(blocks, unsigned(chunks), bz), dim3(k.facts.block), params.p,
+                                 k.facts.shared_bytes, stream),
+                        where, what);
+  }
+  if (k.reduce_from == nullptr || o.batch)
+    return kops::detail::fail("%s: internal error, a reduction from index %lld without its kernel", where,
+                              (long long)first);
   params.add(&rows, &first, &cols, &chunk, &scratch, &out);
-  return check_launch(k.reduce(dim3(blocks, unsigned(chunks), bz), dim3(k.facts.block), params.p,
-                               k.facts.shared_bytes, stream),
+  return check_launch(k.reduce_from(dim3(blocks, unsigned(chunks), bz), dim3(k.facts.block), params.p,
+                                    k.facts.shared_bytes, stream),
                       where, what);
 }
 
@@ -248,8 +282,15 @@ struct kernel_params {
   const std::size_t shared = shape.groups > 1 ? threads * k.facts.acc_bytes : 0;
   const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
   kernel_params params(&scratch, o.batch);
-  params.add(&rows, &chunks, &shape.row_shift, &shape.groups, &out, &acc_out);
-  return check_launch(k.combine(dim3(combine_blocks, 1, bz), dim3(threads), params.p, shared, stream), where,
+  if (acc_out == nullptr) {
+    params.add(&rows, &chunks, &shape.row_shift, &shape.groups, &out);
+    return check_launch(k.combine(dim3(combine_blocks, 1, bz), dim3(threads), params.p, shared, stream), where,
+                        "GPU_2D combine");
+  }
+  if (k.combine_to == nullptr || o.batch)
+    return kops::detail::fail("%s: internal error, an unfinalized combine without its kernel", where);
+  params.add(&rows, &chunks, &shape.row_shift, &shape.groups, &acc_out);
+  return check_launch(k.combine_to(dim3(combine_blocks, 1, bz), dim3(threads), params.p, shared, stream), where,
                       "GPU_2D combine");
 }
 

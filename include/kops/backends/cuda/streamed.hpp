@@ -508,7 +508,7 @@ struct streamed_backend {
         }
       }(), ...);
     }(typename Red::signature{});
-    const stream_pass s{&kernel_entry_v<K, false>, &a, sizeof(Args),
+    const stream_pass s{&kernel_entry_from_v<K>, &a, sizeof(Args),
                         [](void* args, int k, const void* p) {
                           auto* x = static_cast<Args*>(args);
                           x->p[k] = static_cast<std::remove_cvref_t<decltype(x->p[k])>>(p);
