@@ -6,7 +6,8 @@
 // Block-sparse calls are captured when their structure is a
 // kops::cuda::resident_sparsity; a plain one (copied to the host at each call)
 // and the calls that cannot be captured refuse with a kops::error before
-// queuing anything, so the capture stays valid. Under
+// queuing anything, so the capture stays valid. A solve records its own
+// iterations (options::graph_iterations): the eager loop's iterates. Under
 // kops::cuda_emulated the emulator records the capture and fails what CUDA
 // fails during one (a synchronisation, a blocking allocation): a stray
 // cudaStreamSynchronize in a kops call fails these tests.
@@ -16,6 +17,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include <kops/backends/cuda/solve.hpp>
@@ -365,3 +368,130 @@ TEST_CASE("emulated device memory cap: reported, and enforced by cudaMalloc", "[
   REQUIRE_THROWS_AS(kops::cuda::eval_host(conv, 1, n, out.data(), hx.data(), hy.data()), kops::cuda_error);
 }
 #endif
+
+namespace {
+
+// The solves of the captured-iteration cases: (alpha Id + K) a = b, K the
+// Gaussian sum on M points, D = 2.
+template <class T>
+struct solve_system {
+  static constexpr auto a = kops::vj<2, 2>;
+  static constexpr auto K = kops::sum_reduction(kops::exp(-g * d2) * a, kops::axis_j);
+  device_copy<T> dx{random_vector<T>(M * 3, 0, 2, 21)}, db{random_vector<T>(M * 2, -1, 1, 22)},
+      dg{std::vector<T>{T(2)}};
+
+  // The solve with `graph` iterations per graph (0: eager) on a stream of
+  // its own: the solution's bytes, and the result.
+  template <class... S>
+  std::pair<std::vector<T>, kops::solve_result> solve(std::int64_t graph, double alpha, const kops::solve_options& so,
+                                                      S... structure) const {
+    stream_owner st;
+    kops::cuda::options o;
+    o.stream = st.s;
+    o.graph_iterations = graph;
+    device_copy<T> out{std::size_t(M * 2)};
+    const kops::solve_result r = kops::cuda::solve(K, a, alpha, M, M, out.p, dx.p, dx.p, db.p, dg.p, so, o, structure...);
+    return {out.to_host(), r};
+  }
+};
+
+void same_result(const kops::solve_result& a, const kops::solve_result& b) {
+  CHECK(a.iterations == b.iterations);
+  CHECK(a.restarts == b.restarts);
+  CHECK(a.residual_checks == b.residual_checks);
+  CHECK(a.residual_norm == b.residual_norm);
+  CHECK(a.converged == b.converged);
+}
+
+} // namespace
+
+// kops::cuda::solve with options::graph_iterations = k: k CG steps recorded
+// once and replayed, the stop decided on the device state read back after
+// each replay. The same iterates (bytes), steps, restarts and true residuals
+// as the eager loop, whatever k: converged, restarted by the true residual
+// (alpha = 1e-5 with a tolerance near the type's rounding: two restarts, then
+// stalled), and stopped by max_iterations in the middle of a replay.
+TEMPLATE_TEST_CASE("graphs: a solve's iterations captured and replayed are the eager loop's", "[graphs][solve]",
+                   float, double) {
+  using T = TestType;
+  const solve_system<T> sys;
+  kops::solve_options so;
+  for (const double alpha : {0.5, 1e-3, 1e-5}) {
+    so.tolerance = alpha < 1e-4 ? (sizeof(T) == 4 ? 3e-7 : 1e-15) : std::optional<double>{};
+    const auto eager = sys.solve(0, alpha, so);
+    INFO("alpha " << alpha << ": " << eager.second.iterations << " iterations, " << eager.second.restarts
+                  << " restarts");
+    CHECK(eager.second.iterations > 8);
+    if (alpha < 1e-4) CHECK(eager.second.restarts > 0);  // seen: 2, both types (then stalled, not converged)
+    for (const std::int64_t k : {1, 3, 8}) {
+      INFO("graph_iterations " << k);
+      const auto captured = sys.solve(k, alpha, so);
+      CHECK(same_bytes(captured.first, eager.first));
+      same_result(captured.second, eager.second);
+    }
+  }
+  so.max_iterations = 5;  // within the first replay of 8, and the second of 3
+  const auto eager = sys.solve(0, 0.5, so);
+  CHECK(eager.second.iterations == 5);
+  for (const std::int64_t k : {3, 8}) {
+    const auto captured = sys.solve(k, 0.5, so);
+    CHECK(same_bytes(captured.first, eager.first));
+    same_result(captured.second, eager.second);
+  }
+}
+
+// A block-sparse K: captured with a resident structure (its task list made by
+// a product before the capture), the eager solve's bytes with a plain one.
+TEMPLATE_TEST_CASE("graphs: a block-sparse solve's iterations captured with a resident_sparsity", "[graphs][solve]",
+                   float, double) {
+  using T = TestType;
+  const solve_system<T> sys;
+  const std::vector<kops::range> rows{{0, 20}, {20, M}}, reduced{{0, 20}, {20, M}};
+  const std::vector<std::int64_t> slices{1, 2};
+  const kops::block_sparsity on_host{rows.data(), 2, slices.data(), reduced.data()};
+  const kops::cuda::resident_sparsity rs(on_host);
+  const device_copy<kops::range> drows{rows}, dreduced{reduced};
+  const device_copy<std::int64_t> dslices{slices};
+  const kops::block_sparsity plain{drows.p, 2, dslices.p, dreduced.p};
+  const auto eager = sys.solve(0, 0.5, kops::solve_options{}, plain);
+  const auto captured = sys.solve(4, 0.5, kops::solve_options{}, rs.sparsity());
+  CHECK(eager.second.converged);
+  CHECK(same_bytes(captured.first, eager.first));
+  same_result(captured.second, eager.second);
+  // A plain structure cannot be captured: refused before any work.
+  REQUIRE_THROWS_WITH(sys.solve(4, 0.5, kops::solve_options{}, plain),
+                      "kops::cuda::solve: options::graph_iterations = 4 with a block-sparse K needs its structure "
+                      "kept on the device, expected a kops::cuda::resident_sparsity's sparsity(), given a plain "
+                      "kops::block_sparsity");
+}
+
+TEST_CASE("graphs: a solve's graph needs a stream of the caller's; a solve under capture is refused",
+          "[graphs][solve]") {
+  const solve_system<float> sys;
+  device_copy<float> out{std::size_t(M * 2)};
+  kops::cuda::options o;
+  o.graph_iterations = 4;
+  REQUIRE_THROWS_WITH(kops::cuda::solve(sys.K, sys.a, 0.5, M, M, out.p, sys.dx.p, sys.dx.p, sys.db.p, sys.dg.p, o),
+                      "kops::cuda::solve: options::graph_iterations = 4 records the iterations on options::stream, "
+                      "expected a stream made with cudaStreamCreate, given the default stream");
+  o.graph_iterations = -1;
+  REQUIRE_THROWS_WITH(kops::cuda::solve(sys.K, sys.a, 0.5, M, M, out.p, sys.dx.p, sys.dx.p, sys.db.p, sys.dg.p, o),
+                      "kops::cuda::solve: options::graph_iterations is the number of iterations per graph, expected "
+                      ">= 0 (0: no graph), given -1");
+  // On a stream the caller captures, a solve (whose length depends on its
+  // dot products) is refused, graph_iterations or not; the capture stays valid.
+  stream_owner st;
+  o.stream = st.s;
+  REQUIRE(cudaStreamBeginCapture(st.s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  for (const std::int64_t k : {0, 4}) {
+    o.graph_iterations = k;
+    REQUIRE_THROWS_WITH(kops::cuda::solve(sys.K, sys.a, 0.5, M, M, out.p, sys.dx.p, sys.dx.p, sys.db.p, sys.dg.p, o),
+                        "kops::cuda::solve: a solve reads each iteration's dot products on the host to choose its "
+                        "next step, which a stream under capture (a CUDA graph) cannot do: make the solve outside "
+                        "the capture; options::graph_iterations records its iterations as a graph itself "
+                        "(docs/cuda.md, \"CUDA graphs\")");
+  }
+  cudaGraph_t graph = nullptr;
+  REQUIRE(cudaStreamEndCapture(st.s, &graph) == cudaSuccess);
+  (void)cudaGraphDestroy(graph);
+}

@@ -323,6 +323,20 @@ private:
   scratch_arena* outer_;
 };
 
+// Makes `a` (null: none) the scratch arena of this host thread for the scope
+// and restores the one before at exit (a captured solve's own arena, active
+// only while its graph is recorded: solve.hpp).
+class arena_scope {
+public:
+  explicit arena_scope(scratch_arena* a) : saved_(std::exchange(scratch_arena::active(), a)) {}
+  ~arena_scope() { scratch_arena::active() = saved_; }
+  arena_scope(const arena_scope&) = delete;
+  arena_scope& operator=(const arena_scope&) = delete;
+
+private:
+  scratch_arena* saved_;
+};
+
 // A device buffer whose lifetime follows `stream`: allocated with
 // cudaMallocAsync and freed with cudaFreeAsync on the stream, so it is freed
 // after the work queued before the free, without blocking the host. Devices

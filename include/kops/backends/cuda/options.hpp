@@ -54,6 +54,12 @@ struct options {
   /// across these GPUs, each on a stream of its own (`device` and `stream` are
   /// then not used); empty (default) or one: the call runs on `device`
   device_list devices{};
+  /// graph_iterations: kops::cuda::solve and solve_host only: k > 0 records
+  /// k conjugate-gradient iterations once into a CUDA graph on `stream` (a
+  /// stream of the caller's, not the default one) and replays it, reading
+  /// the iteration's state back once per replay instead of twice per
+  /// iteration (docs/solve.md, "Captured iterations"); 0 (default): eager
+  std::int64_t graph_iterations = 0;
 };
 
 /// The name of a scheme: "automatic", "gpu_1d" or "gpu_2d".
