@@ -29,7 +29,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <utility>
 #include <cuda_runtime_api.h>
 
 #include <kops/backends/cuda/device.hpp>
@@ -178,7 +177,7 @@ public:
   // kops' side (ranges.hpp, eval.hpp, host.hpp).
   // The host copy when s is sparsity() (or the host copy itself).
   const block_sparsity* host_view_of(const block_sparsity& s) const {
-    if (same(s, device_own_) || same(s, own_.view())) return &own_view_;
+    if (same(s, device_own_) || same(s, own_view_)) return &own_view_;
     return nullptr;
   }
   // The host copy of the transpose when s is the host copy.
