@@ -167,6 +167,7 @@ struct host_copy_backend {
 
   host_copy_backend(const char* w, const kops::detail::option_set<options, block_sparsity, batch>& o)
       : where(w), opts(kops::detail::get_option<options>(o)) {}
+  host_copy_backend(const char* w, const options& o) : where(w), opts(o) {}
 
   // form.sparsity (Ranged): in host memory, like the arguments (checked before
   // any CUDA call); form.batch (Batched): the arguments marked per_batch and

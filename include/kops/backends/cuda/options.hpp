@@ -50,9 +50,11 @@ struct options {
   /// choose (a multiple of the tile length); > 0 is used as given
   /// (tests use it to put many chunk boundaries in small problems)
   std::int64_t gpu_2d_chunk = 0;
-  /// devices: kops::cuda::eval_host only: two or more split the output rows
-  /// across these GPUs, each on a stream of its own (`device` and `stream` are
-  /// then not used); empty (default) or one: the call runs on `device`
+  /// devices: kops::cuda::eval_host and solve_host only: two or more split
+  /// the output rows (of solve_host's products) across these GPUs, each on a
+  /// stream of its own (`device` and `stream` are then not used by eval_host;
+  /// solve_host runs CG on the first); empty (default) or one: the call runs
+  /// on `device`
   device_list devices{};
   /// graph_iterations: kops::cuda::solve and solve_host only: k > 0 records
   /// k conjugate-gradient iterations once into a CUDA graph on `stream` (a

@@ -21,6 +21,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <vector>
 #include <cuda_runtime_api.h>
 
 #include <kops/backends/cuda/device.hpp>
@@ -208,6 +209,14 @@ struct device_solve_ops {
   double* product = nullptr;
   bool failed = false;  // a CUDA call failed (only without exceptions)
   std::int64_t graph_iterations = 0;  // > 0: the steps run as a captured graph of that many (captured_cg_steps)
+  // solve_host across devices (options::devices): each product K v goes
+  // through the host, v into host_v, then an eval_host call on host_args
+  // (the user's arrays, args[Var] -> host_v) whose rows split_opts.devices
+  // share (host.hpp, split_rows), its output host_out copied back. Null: one device.
+  const T* const* host_args = nullptr;
+  T* host_v = nullptr;
+  T* host_out = nullptr;
+  options split_opts{};
 
   static constexpr double stop = std::numeric_limits<double>::quiet_NaN();
 
@@ -236,8 +245,24 @@ struct device_solve_ops {
   }
   void apply(const T* v, T* out) {
     if (failed) return;
+    if (host_args != nullptr) return split_apply(v, out);
     args[Var] = v;
     reduce<Pol>(args, out);
+  }
+  // out = K v with its rows split across split_opts.devices (see host_args).
+  void split_apply(const T* v, T* out) {
+    const std::size_t bytes = std::size_t(n) * sizeof(T);
+    if (!ok(check(cudaMemcpyAsync(host_v, v, bytes, cudaMemcpyDeviceToHost, launch.stream), where,
+                  "copying a vector to the host for the devices' products")) ||
+        !ok(check(cudaStreamSynchronize(launch.stream), where, "copying a vector to the host (cudaStreamSynchronize)")))
+      return;
+    const T* a[Red::nargs + 1] = {};
+    for (int k = 0; k < Red::nargs; ++k) a[k] = host_args[k];
+    a[Var] = host_v;
+    host_copy_backend be(where, split_opts);
+    if (!ok(be.template call<Pol, Red, false, false>(M, N, host_out, a, kops::detail::call_form{}))) return;
+    ok(check(cudaMemcpyAsync(out, host_out, bytes, cudaMemcpyHostToDevice, launch.stream), where,
+             "copying the devices' product to the solve's device"));
   }
   double residual(double alpha, const T* b, const T* x, T* r) {
     if (failed) return stop;
@@ -444,7 +469,7 @@ auto device_solve_ops<Pol, Red, Var, T, Ranged>::captured_steps(double alpha, do
 template <class Pol, class Red, class V, bool Ranged, class T>
 [[nodiscard]] bool run_solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N,
                              T* a, const T** ptrs, const options& opts, const char* where, solve_result& res,
-                             const block_sparsity* s = nullptr) {
+                             const block_sparsity* s = nullptr, const T* const* split_host = nullptr) {
   device_facts facts;
   if (!current_facts(where, facts)) return false;
   const cudaStream_t stream = opts.stream;
@@ -469,6 +494,16 @@ template <class Pol, class Red, class V, bool Ranged, class T>
       M, N, plan.n, ptrs, options{stream, opts.scheme, -1, opts.gpu_2d_chunk}, scratch.get<double>(),
       unsigned(grid), where, s, wide_args, wide.get<double>(), wide.get<double>() + (widen ? plan.n : 0)};
   ops.graph_iterations = opts.graph_iterations;
+  std::vector<T> staging;  // host_v and host_out of a solve across devices
+  if (split_host != nullptr) {
+    staging.resize(2 * std::size_t(plan.n));
+    ops.host_args = split_host;
+    ops.host_v = staging.data();
+    ops.host_out = staging.data() + plan.n;
+    ops.split_opts.scheme = opts.scheme;
+    ops.split_opts.gpu_2d_chunk = opts.gpu_2d_chunk;
+    ops.split_opts.devices = opts.devices;
+  }
   if constexpr (widen) {
     double* next = ops.product + plan.n;
     kops::detail::for_each_solve_argument<Red, V::index>(M, N, [&](int k, std::int64_t c) {
@@ -580,7 +615,22 @@ struct host_copy_solver : solver_base {
   solve_result solve(const kops::detail::solve_plan& plan, double alpha, std::int64_t M, std::int64_t N, T* a,
                      const T** host, const block_sparsity* s) {
     if (plan.n == 0) return kops::detail::nothing_to_solve(plan);
-    device_guard guard(opts.device, where);
+    // options::devices: CG on the first, each product's rows split across all
+    // (a block-sparse K: on the first only, as eval_host runs it).
+    const device_list& dl = opts.devices;
+    const bool split = !Ranged && (dl.count >= 2 || dl.requested > device_list::capacity);
+    if (dl.requested > device_list::capacity) {
+      (void)kops::detail::fail("%s: options::devices lists %d devices, at most %d are taken", where, dl.requested,
+                               device_list::capacity);
+      return solve_result{};
+    }
+    if (split && opts.graph_iterations != 0) {
+      (void)kops::detail::fail("%s: options::graph_iterations = %lld records the iterations on one device, expected "
+                               "one device, given options::devices with %d",
+                               where, (long long)opts.graph_iterations, dl.count);
+      return solve_result{};
+    }
+    device_guard guard(split ? dl.ids[0] : opts.device, where);
     if (!guard.ok()) return solve_result{};
     if (!check_capture(s)) return solve_result{};
     device_facts facts;
@@ -603,8 +653,10 @@ struct host_copy_solver : solver_base {
     solve_result res;
     options on_device{stream, opts.scheme, -1, opts.gpu_2d_chunk};
     on_device.graph_iterations = opts.graph_iterations;
+    on_device.devices = opts.devices;
     if (!run_solve<kops::detail::policy_of_t<Policy...>, Red, V, Ranged>(plan, alpha, M, N, da.get<T>(), device,
-                                                                        on_device, where, res, s))
+                                                                        on_device, where, res, s,
+                                                                        split ? host : nullptr))
       return solve_result{};
     if (!check(cudaMemcpyAsync(a, da.get(), a_bytes, cudaMemcpyDeviceToHost, stream), where,
                "copying the solution to the host") ||
