@@ -145,11 +145,17 @@ kops::block_sparsity sparse_on_host() {
 // Every family, float and double, GPU_1D and GPU_2D forced, plain and batched
 // (two batches of x): the graph's replays give the eager call's bytes.
 //
-// Mutation check (emulated build, this file's cases): a stray
+// Mutation check (2026-11-27, emulated): with a stray
 //   (void)cudaStreamSynchronize(opts.stream);
-// at the top of device_backend::launch_pass (backends/cuda/eval.hpp) fails
-// every case below: the emulator invalidates the capture, as CUDA does, and
-// cudaStreamEndCapture answers cudaErrorStreamCaptureInvalidated.
+// at the top of device_backend::launch_pass (backends/cuda/eval.hpp),
+//   cmake --build build-g --target kops_cuda_emulated_tests &&
+//   build-g/tests/kops_cuda_emulated_tests "[graphs]"
+// failed 7 of the file's 8 cases then (all but the emulator's own):
+// "REQUIRE( cudaStreamEndCapture(st, &go.graph) == cudaSuccess ) with
+// expansion: 901 == 0" (cudaErrorStreamCaptureInvalidated: the emulator
+// invalidates the capture at the synchronisation, as CUDA does). With the
+// resident structure's cache lookup disabled in launch_ranged_pass, the
+// resident cases failed with "... keeps no task list yet ...".
 TEMPLATE_TEST_CASE("graphs: every reduction family captured and replayed gives the eager call's bytes", "[graphs]",
                    float, double) {
   const data<TestType> d;
