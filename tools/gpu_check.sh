@@ -22,14 +22,16 @@
 #   5. compute-sanitizer memcheck on kops_cuda_tests and on kops_peer (small
 #      sizes), racecheck, synccheck, initcheck (subsets: SAN_* below), as far
 #      as the budget goes
-#   Not in the default set (GPU_CHECK_STEPS=example,bench): bash tools/example.sh
-#   (the flagship; gaussian_sum_cuda directly when it fails) and bash
-#   bench/run_gpu.sh (kops vs pykeops 2.3 end to end).
+#   Not in the default set (GPU_CHECK_STEPS=example,bench,graphs): bash tools/example.sh
+#   (the flagship; gaussian_sum_cuda directly when it fails), bash
+#   bench/run_gpu.sh (kops vs pykeops 2.3 end to end), and bench_graphs
+#   (bench/bench_graphs.cu: per-call overhead, eager against CUDA-graph
+#   replay, at M = N = 1e3, 3e3, 1e4 -> $OUT/graphs.md).
 #
 #   bash tools/gpu_check.sh             # on the GPU machine
 #   bash tools/gpu_check.sh --prepare   # first, where pip reaches PyPI (see below)
 #   GPU_CHECK_EMULATE=1 bash tools/gpu_check.sh   # a dry run of the script's steps
-#                     2-3 here, through kops::cuda_emulated (no GPU, no nvcc needed)
+#                     2-3 and graphs here, through kops::cuda_emulated (no GPU, no nvcc needed)
 #
 # Report: build/gpu_check/report.md (also copied to "$OUT/" when OUT is set,
 # with the full logs in "$OUT/gpu_check_logs.tar.gz"). Every step runs under
@@ -59,7 +61,7 @@
 # Environment knobs:
 #   GPU_CHECK_STEPS=all        all but example and bench; or a comma list of
 #                              configure,build,peer_build,scoreboard,peers,ctest,memcheck,
-#                              peer_memcheck,racecheck,synccheck,initcheck,example,bench
+#                              peer_memcheck,racecheck,synccheck,initcheck,example,bench,graphs
 #                              (step 1 always runs; build pulls in configure; ctest,
 #                              the sanitizers and the example pull in both;
 #                              scoreboard and peer_memcheck pull in peer_build)
@@ -301,14 +303,14 @@ SAN_INITCHECK=${SAN_INITCHECK:-"[wide],[reductions]~[large],[hygiene],[solve]"}
 # configure and build run in the background, beside peer_build and the
 # scoreboard (their caps count from the start); the others in turn.
 ORDER=(configure build peer_build scoreboard peers ctest memcheck peer_memcheck racecheck synccheck initcheck
-       example example_direct bench)
+       example example_direct bench graphs)
 DEFAULT_STEPS="configure build peer_build scoreboard peers ctest memcheck peer_memcheck racecheck synccheck initcheck"
 declare -A CAP=([configure]=90 [build]=300 [peer_build]=150 [scoreboard]=150 [peers]=90 [ctest]=120 [memcheck]=50
                 [peer_memcheck]=40 [racecheck]=60 [synccheck]=40 [initcheck]=40 [example]=60
-                [example_direct]=40 [bench]=240)
+                [example_direct]=40 [bench]=240 [graphs]=240)
 declare -A MINT=([configure]=0 [build]=0 [peer_build]=30 [scoreboard]=60 [peers]=20 [ctest]=20 [memcheck]=20
                  [peer_memcheck]=15 [racecheck]=20 [synccheck]=15 [initcheck]=15 [example]=15
-                 [example_direct]=10 [bench]=60)
+                 [example_direct]=10 [bench]=60 [graphs]=60)
 declare -A TITLE=([configure]="2. configure (CMake; background)" [build]="2. build (background)"
                   [peer_build]="3. build kops_peer" [scoreboard]="3. scoreboard: kops vs KeOps's kernels"
                   [peers]="3. scoreboard: limits, PyTorch, pykeops (bench/peer/peers.py)"
@@ -317,7 +319,7 @@ declare -A TITLE=([configure]="2. configure (CMake; background)" [build]="2. bui
                   [racecheck]="5. compute-sanitizer racecheck"
                   [synccheck]="5. compute-sanitizer synccheck" [initcheck]="5. compute-sanitizer initcheck"
                   [example]="6. tools/example.sh" [example_direct]="6. gaussian_sum_cuda, run directly"
-                  [bench]="7. bench/run_gpu.sh")
+                  [bench]="7. bench/run_gpu.sh" [graphs]="8. bench_graphs: eager against graph replay")
 declare -A SEL=()
 if [ "$STEPS" = all ]; then STEPS=${DEFAULT_STEPS// /,}; fi
 for k in ${STEPS//,/ }; do
@@ -334,9 +336,9 @@ EMULATE=${GPU_CHECK_EMULATE:-0}
 if [ "$EMULATE" = 1 ]; then
   # The dry run: no GPU, no nvcc; the scoreboard through kops::cuda_emulated.
   for k in "${ORDER[@]}"; do
-    case $k in peer_build|scoreboard|peers) ;; *) unset "SEL[$k]" ;; esac
+    case $k in peer_build|scoreboard|peers|graphs) ;; *) unset "SEL[$k]" ;; esac
   done
-  SEL[peer_build]=1; SEL[scoreboard]=1; SEL[peers]=1
+  SEL[peer_build]=1; SEL[scoreboard]=1; SEL[peers]=1; SEL[graphs]=1
 fi
 
 mkdir -p "$LOGS" || exit 2
@@ -686,7 +688,33 @@ gc_build() {
   if [ "$rc" = 0 ]; then return "$rc2"; fi
   return "$rc"
 }
-export -f gc_configure gc_build gc_peer_build peer_cmake_args
+# bench_graphs in a build folder of its own (Kokkos, tests and examples off),
+# then run: M = N = 1e3, 3e3, 1e4 on the GPU; in the dry run
+# bench_graphs_emulated (tests/CMakeLists.txt) at M = N = 48. Its markdown
+# table -> $SB_DIR/graphs.md.
+# shellcheck disable=SC2317
+gc_graphs() {
+  local dir="$GC/graphs" target=bench_graphs sizes=(1000 3000 10000) exe
+  local args=(-S "$ROOT" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DKOPS_ENABLE_KOKKOS=OFF -DKOPS_BUILD_EXAMPLES=OFF
+              -DKOPS_INSTALL=OFF -DKOPS_TEST_CONFORMANCE=OFF -DKOPS_TEST_DOC_SNIPPETS=OFF -DKOPS_TEST_STATIC=OFF
+              -DKOPS_TEST_NATIVE=OFF "-DKOPS_UNIT_TEST_ONLY=/(none)_test[.]cpp\$" "-DKOPS_EMULATED_TEST_EXCLUDE=.*")
+  if [ "$EMULATE" = 1 ]; then
+    target=bench_graphs_emulated; sizes=(48)
+    args+=(-DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_TESTS=ON -DKOPS_BUILD_EMULATED_GPU_TESTS=ON -DKOPS_BUILD_BENCH=OFF)
+  else
+    args+=(-DKOPS_ENABLE_CUDA=ON -DKOPS_BUILD_TESTS=OFF -DKOPS_BUILD_BENCH=ON "-DCMAKE_CUDA_ARCHITECTURES=${ARCH}-real")
+  fi
+  if [ -n "$CATCH_ARG" ]; then args+=("$CATCH_ARG"); fi
+  echo "+ cmake ${args[*]}"
+  cmake "${args[@]}" || return $?
+  echo "+ cmake --build $dir -j $JOBS --target $target"
+  cmake --build "$dir" -j "$JOBS" --target "$target" || return $?
+  exe=$(first_exe "$dir/tests/$target" "$dir/bench/$target") || { echo "no $target in $dir"; return 1; }
+  echo "+ $exe ${sizes[*]}"
+  "$exe" "${sizes[@]}" | tee "$SB_DIR/graphs.md"
+  return "${PIPESTATUS[0]}"
+}
+export -f gc_configure gc_build gc_peer_build gc_graphs peer_cmake_args
 
 first_exe() {  # first_exe PATH...: the first executable file among them
   local f
@@ -696,6 +724,8 @@ first_exe() {  # first_exe PATH...: the first executable file among them
   return 1
 }
 ran_steps() { [ -n "${SEL[$1]:-}" ]; }
+export -f first_exe
+export SB_DIR
 
 # ------------------------------------------------------------ step 2 ----
 # The GPU tests' configure and build, in the background from here on (nice'd:
@@ -982,6 +1012,20 @@ $(cat "$MD")"
   if [ "$BENCH_STATUS" = timeout ] && [ "$STATUS" = fail ]; then STATUS=timeout; fi
   echo "[gpu_check] 5. pykeops 2.3 comparison: $STATUS ($NOTE)"
   SUM_NAME+=("5. pykeops 2.3 comparison (within run_gpu.sh)"); SUM_STATUS+=("$STATUS"); SUM_SECS+=("-"); SUM_NOTE+=("$NOTE")
+fi
+
+# -------------------------------------------------------------- step 8 ----
+if ran_steps graphs; then
+  mkdir -p "$SB_DIR"
+  rm -f "$SB_DIR/graphs.md"
+  run_step graphs -- bash -c gc_graphs
+  if [ -s "$SB_DIR/graphs.md" ]; then
+    EXTRA="Table (per call, eager and replayed from a graph of 10 calls; the emulator's times in a dry run):
+
+$(cat "$SB_DIR/graphs.md")"
+  fi
+  report_step "${TITLE[graphs]}" "bash -c gc_graphs   (tools/gpu_check.sh: cmake ... --target bench_graphs, then bench_graphs 1000 3000 10000)" \
+    "^\+ |^\| |error|Error|FAILED" 12
 fi
 
 # ------------------------------------------------------------- verdict ----

@@ -16,6 +16,7 @@
 #include <kops/backends/cuda/fast_math.hpp>
 #include <kops/backends/cuda/host.hpp>
 #include <kops/backends/cuda/options.hpp>
+#include <kops/backends/cuda/resident_sparsity.hpp>
 #include <kops/backends/cuda/solve.hpp>
 #include <kops/backends/cuda/tied.hpp>
 #include <kops/solve/grad.hpp>

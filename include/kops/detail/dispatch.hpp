@@ -494,6 +494,14 @@ template <class Pol, class Red, bool Batched = false, class B, class T, class Ou
   (own == category::i ? sp.by_i : sp.by_j) = &s;
   if (own == Red::row_cat && !has_other_rows<Red>())
     return run_passes<Pol, Red, pass_form<true, Batched>>(be, M, N, out, ptrs, sp, bt);
+  // A backend may keep the transpose of a structure it knows (the CUDA
+  // backend's resident_sparsity): be.kept_transpose(s), else null.
+  if constexpr (requires { { be.kept_transpose(s) } -> std::same_as<const block_sparsity*>; }) {
+    if (const block_sparsity* kept = be.kept_transpose(s)) {
+      (own == category::i ? sp.by_j : sp.by_i) = kept;
+      return run_passes<Pol, Red, pass_form<true, Batched>>(be, M, N, out, ptrs, sp, bt);
+    }
+  }
   const sparsity_copy other = transpose_sparsity(s);
   const block_sparsity view = other.view();
   (own == category::i ? sp.by_j : sp.by_i) = &view;

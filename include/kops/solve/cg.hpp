@@ -46,9 +46,16 @@
 // NaN input). What is reported is always the true residual of the returned x
 // (one more product in double, unless x was just checked or is 0): converged
 // means ||b - (alpha x + K x)|| <= threshold.
+//
+// The steps between two checks are a "steps" object's (host_cg_steps: the
+// loop above, reading p . q and r . r on the host at each step), or, when
+// the backend offers it (CapturedStepsOps), its own that run them on the
+// device with the same arithmetic (the CUDA backend's captured graph:
+// backends/cuda/solve.hpp); the checks, restarts and stops stay here.
 #pragma once
 
 #include <cmath>
+#include <concepts>
 #include <cstdint>
 
 #include <kops/solve/checks.hpp>
@@ -60,14 +67,75 @@ namespace kops::detail {
 // one ends the solve: the refinement has reached what T can represent.
 inline constexpr double cg_stall_factor = 0.5;
 
+// The vectors CG steps on (work's d, r, p, q: see conjugate_gradient).
+template <class T>
+struct cg_vectors {
+  T *d, *r, *p, *q;
+};
+
+// Why a run of CG steps ended.
+enum class cg_stop {
+  running,     // no reason yet (the budget of the run was spent on plain steps)
+  proposed,    // ||r|| <= threshold after the last step: the true residual decides
+  breakdown,   // p . q is 0 or not finite: no step taken
+  not_finite,  // r . r not finite after the last step
+};
+
+// A run of steps: how many were taken (products with K that moved d), and why it ended.
+struct cg_advance {
+  std::int64_t taken = 0;
+  cg_stop stop = cg_stop::running;
+};
+
+// CG's steps on the host: each step reads p . q and r . r (Ops::dot) to
+// choose the next. Steps (this, or a backend's own that runs them on the
+// device: Ops::captured_steps) provide
+//   restart()         rr = r . r, p = r (after the start and each true residual)
+//   advance(budget)   at most budget (>= 1) steps, until one proposes a stop
+template <class T, class Ops>
+struct host_cg_steps {
+  Ops& ops;
+  double alpha, threshold;
+  cg_vectors<T> v;
+  double rr = 0;
+
+  void restart() {
+    rr = ops.dot(v.r, v.r);
+    ops.copy(v.r, v.p);
+  }
+  cg_advance advance(std::int64_t) {
+    ops.apply(v.p, v.q);
+    ops.axpy(alpha, v.p, v.q);
+    const double pq = ops.dot(v.p, v.q);
+    if (pq == 0 || !std::isfinite(pq)) return {0, cg_stop::breakdown};
+    const double step = rr / pq;
+    ops.axpy(step, v.p, v.d);
+    ops.axpy(-step, v.q, v.r);
+    const double rr_next = ops.dot(v.r, v.r);
+    if (!std::isfinite(rr_next)) return {1, cg_stop::not_finite};
+    if (std::sqrt(rr_next) <= threshold) return {1, cg_stop::proposed};
+    ops.xpay(v.r, rr_next / rr, v.p);
+    rr = rr_next;
+    return {1, cg_stop::running};
+  }
+};
+
+// Ops whose steps may run on the device as a captured graph: when
+// ops.captures_steps(), ops.captured_steps(alpha, threshold, vectors) gives
+// the steps (the same arithmetic as host_cg_steps, bit for bit).
+template <class Ops, class T>
+concept CapturedStepsOps = requires(Ops& ops, const cg_vectors<T>& v) {
+  { ops.captures_steps() } -> std::same_as<bool>;
+  ops.captured_steps(0.0, 0.0, v);
+};
+
 template <class T, class Ops>
 solve_result conjugate_gradient(Ops& ops, double alpha, const T* b_in, T* x, T* work, const solve_plan& plan) {
   const std::int64_t n = plan.n;
   T* const b = work;  // b's copy: x may be b_in
-  T* const d = work + n;
-  T* const r = work + 2 * n;
-  T* const p = work + 3 * n;
-  T* const q = work + 4 * n;
+  const cg_vectors<T> v{work + n, work + 2 * n, work + 3 * n, work + 4 * n};
+  T* const d = v.d;
+  T* const r = v.r;
   solve_result res;
   ops.copy(b_in, b);
   const double b_norm = std::sqrt(ops.dot(b, b));
@@ -97,35 +165,33 @@ solve_result conjugate_gradient(Ops& ops, double alpha, const T* b_in, T* x, T* 
     checked = b_norm;
   }
   if (!(checked > res.threshold)) return finish(checked);  // NaN too: nothing to iterate on
-  double rr = ops.dot(r, r);
-  bool current = true;  // d = 0 and r is the true residual of x
-  ops.copy(r, p);
-  for (std::int64_t k = 0; k < plan.max_iterations; ++k) {
-    ops.apply(p, q);
-    ops.axpy(alpha, p, q);
-    const double pq = ops.dot(p, q);
-    if (pq == 0 || !std::isfinite(pq)) break;
-    const double step = rr / pq;
-    ops.axpy(step, p, d);
-    ops.axpy(-step, q, r);
-    current = false;
-    const double rr_next = ops.dot(r, r);
-    res.iterations = k + 1;
-    if (!std::isfinite(rr_next)) break;
-    if (std::sqrt(rr_next) <= res.threshold) {
+  // The iteration, on either kind of steps: r is the true residual of x (d =
+  // 0) while no step has been taken since the last check.
+  const auto iterate = [&](auto& steps) {
+    std::int64_t checked_at = 0;
+    steps.restart();
+    while (res.iterations < plan.max_iterations) {
+      const cg_advance a = steps.advance(plan.max_iterations - res.iterations);
+      res.iterations += a.taken;
+      if (a.stop == cg_stop::running) continue;
+      if (a.stop != cg_stop::proposed) break;
       const double now = check();
-      current = true;
+      checked_at = res.iterations;
       if (now <= res.threshold || !(now <= cg_stall_factor * checked)) return finish(now);
       checked = now;
       ++res.restarts;
-      rr = ops.dot(r, r);
-      ops.copy(r, p);
-      continue;
+      steps.restart();
     }
-    ops.xpay(r, rr_next / rr, p);
-    rr = rr_next;
+    return finish(res.iterations == checked_at ? checked : check());
+  };
+  if constexpr (CapturedStepsOps<Ops, T>) {
+    if (ops.captures_steps()) {
+      auto steps = ops.captured_steps(alpha, res.threshold, v);
+      return iterate(steps);
+    }
   }
-  return finish(current ? checked : check());
+  host_cg_steps<T, Ops> steps{ops, alpha, res.threshold, v};
+  return iterate(steps);
 }
 
 } // namespace kops::detail

@@ -140,20 +140,25 @@ inline constexpr int cached_devices = 64;
 
 // The calls that cannot be captured into a CUDA graph (docs/cuda.md, "CUDA
 // graphs"): true when `stream` is not capturing; else a kops::error saying
-// why (`why`: what the call must do that a capture forbids), raised before
-// the call queues anything, so that the capture stays valid.
-[[nodiscard]] inline bool refuse_capture(cudaStream_t stream, const char* where, const char* why) {
+// why (`why`: what the call must do that a capture forbids) and what to do
+// instead (`instead`), raised before the call queues anything, so that the
+// capture stays valid.
+[[nodiscard]] inline bool refuse_capture(cudaStream_t stream, const char* where, const char* why,
+                                         const char* instead = "make this call outside the capture") {
   bool capturing = false;
   if (!stream_capturing(stream, where, capturing)) return false;
   if (!capturing) return true;
-  return kops::detail::fail("%s: %s, which a stream under capture (a CUDA graph) cannot do: make this call outside "
-                            "the capture (docs/cuda.md, \"CUDA graphs\")",
-                            where, why);
+  return kops::detail::fail("%s: %s, which a stream under capture (a CUDA graph) cannot do: %s (docs/cuda.md, "
+                            "\"CUDA graphs\")",
+                            where, why, instead);
 }
 
-// Why a block-sparse call cannot be captured (refuse_capture).
+// Why a block-sparse call given a plain kops::block_sparsity cannot be
+// captured (refuse_capture), and what can.
 inline constexpr const char* ranged_capture_refusal =
     "a block-sparse call copies a task list it builds on the host for each call";
+inline constexpr const char* ranged_capture_instead =
+    "make the structure a kops::cuda::resident_sparsity before the capture and pass its sparsity()";
 
 // The facts of the current device (current_device, then facts_of).
 [[nodiscard]] inline bool current_facts(const char* where, device_facts& f) {
@@ -316,6 +321,20 @@ private:
   cudaStream_t stream_;
   bool pools_;
   scratch_arena* outer_;
+};
+
+// Makes `a` (null: none) the scratch arena of this host thread for the scope
+// and restores the one before at exit (a captured solve's own arena, active
+// only while its graph is recorded: solve.hpp).
+class arena_scope {
+public:
+  explicit arena_scope(scratch_arena* a) : saved_(std::exchange(scratch_arena::active(), a)) {}
+  ~arena_scope() { scratch_arena::active() = saved_; }
+  arena_scope(const arena_scope&) = delete;
+  arena_scope& operator=(const arena_scope&) = delete;
+
+private:
+  scratch_arena* saved_;
 };
 
 // A device buffer whose lifetime follows `stream`: allocated with

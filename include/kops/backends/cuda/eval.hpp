@@ -19,6 +19,7 @@
 #include <kops/backends/cuda/options.hpp>
 #include <kops/backends/cuda/pointers.hpp>
 #include <kops/backends/cuda/ranges.hpp>
+#include <kops/backends/cuda/resident_sparsity.hpp>
 #include <kops/core/batch.hpp>
 #include <kops/core/block_sparsity.hpp>
 #include <kops/core/policy.hpp>
@@ -53,14 +54,28 @@ struct device_backend {
     return guard.ok() && check_device_pointers<Red>(where, M, N, out, ptrs);
   }
 
-  // A block-sparsity structure is in device memory: copied to the host (for
-  // its checks and the tasks) on opts.stream, on opts.device.
+  // A block-sparsity structure is in device memory: a resident_sparsity's
+  // (resident_sparsity.hpp) has its host copy already; any other is copied to
+  // the host (for its checks and the tasks) on opts.stream, on opts.device,
+  // which a capture cannot take.
   bool host_sparsity(const block_sparsity& s, kops::detail::sparsity_copy& host, block_sparsity& view) {
+    if (const kops::cuda::resident_sparsity* r = find_resident(s)) {
+      view = *r->host_view_of(s);
+      return true;
+    }
     device_guard guard(opts.device, where);
     if (!guard.ok()) return false;
-    if (!refuse_capture(opts.stream, where, "a block-sparse call copies its structure to the host and waits for it"))
+    if (!refuse_capture(opts.stream, where, "a block-sparse call copies its structure to the host and waits for it",
+                        ranged_capture_instead))
       return false;
     return copy_sparsity_to_host(s, opts.stream, where, host, view);
+  }
+
+  // The transpose of a resident structure's host copy s, kept with it (the
+  // passes on the other axis: detail/dispatch.hpp), or null.
+  const block_sparsity* kept_transpose(const block_sparsity& s) const {
+    const kops::cuda::resident_sparsity* r = find_resident(s);
+    return r != nullptr ? r->transpose_of(s) : nullptr;
   }
 
   // The two passes of a Chained reduction share the buffer, on opts.device
@@ -176,7 +191,10 @@ template <class Pol, class Red, class T, class Out>
 /// followed by one kops::cuda::options and/or one kops::block_sparsity (its
 /// arrays in device memory). A block-sparse call copies the structure to the
 /// host for its checks and tasks: it synchronises opts.stream (so it cannot
-/// be captured in a CUDA graph) before queuing its kernel (docs/block_sparsity.md).
+/// be captured in a CUDA graph) before queuing its kernel; a
+/// kops::cuda::resident_sparsity's sparsity() is checked on the copy it keeps
+/// and runs on the task lists it keeps on the device: no synchronisation, so
+/// it can be captured (resident_sparsity.hpp, docs/block_sparsity.md).
 /// A kops::batch{B} runs B problems of the same M, N in one launch (the batch
 /// on the grid's z axis); arguments marked kops::per_batch(ptr) hold one array
 /// per batch, the others are shared (core/batch.hpp, docs/concepts.md "Batches").

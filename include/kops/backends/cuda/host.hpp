@@ -147,6 +147,7 @@ struct host_copy_backend {
 
   host_copy_backend(const char* w, const kops::detail::option_set<options, block_sparsity, batch>& o)
       : where(w), opts(kops::detail::get_option<options>(o)) {}
+  host_copy_backend(const char* w, const options& o) : where(w), opts(o) {}
 
   // form.sparsity (Ranged): in host memory, like the arguments (checked before
   // any CUDA call); form.batch (Batched): the arguments marked per_batch and
@@ -154,8 +155,14 @@ struct host_copy_backend {
   template <class Pol, class Red, bool Ranged, bool Batched, class T, class Out>
   [[nodiscard]] bool call(std::int64_t M, std::int64_t N, Out* out, const T* const* host,
                           const kops::detail::call_form& form) {
+    // What the device passes get: a structure in host memory, a
+    // resident_sparsity's own copy when form.sparsity is its sparsity().
+    kops::detail::call_form on_device = form;
+    on_device.sparsity_on_host = true;
+    [[maybe_unused]] const kops::cuda::resident_sparsity* resident = nullptr;
     if constexpr (Ranged) {
-      if (!kops::detail::check_sparsity_for<Red>(where, *form.sparsity, M, N)) return false;
+      if ((resident = find_resident(*form.sparsity)) != nullptr) on_device.sparsity = resident->host_view_of(*form.sparsity);
+      if (!kops::detail::check_sparsity_for<Red>(where, *on_device.sparsity, M, N)) return false;
     }
     std::int64_t out_batches = 1;
     if constexpr (Batched) {
@@ -189,8 +196,9 @@ struct host_copy_backend {
 
     device_guard guard(opts.device, where);
     if (!guard.ok()) return false;
-    if constexpr (Ranged) {  // refused before the copies in are queued
-      if (!refuse_capture(opts.stream, where, ranged_capture_refusal)) return false;
+    if constexpr (Ranged) {  // refused before the copies in are queued, unless resident
+      if (resident == nullptr && !refuse_capture(opts.stream, where, ranged_capture_refusal, ranged_capture_instead))
+        return false;
     }
     device_facts facts;
     if (!current_facts(where, facts)) return false;
@@ -225,8 +233,6 @@ struct host_copy_backend {
     stream_buffer dout(out_bytes, stream, facts.memory_pools, where, "the output");
     if (!dout.ok()) return false;
     device_backend dev(where, options{stream, opts.scheme, -1, opts.gpu_2d_chunk});
-    kops::detail::call_form on_device = form;
-    on_device.sparsity_on_host = true;
     if (!kops::detail::run_call<Pol, Red, Ranged, Batched>(dev, M, N, dout.get<Out>(), device, on_device))
       return false;
     if (!check(cudaMemcpyAsync(out, dout.get(), out_bytes, cudaMemcpyDeviceToHost, stream), where,

@@ -51,12 +51,14 @@ struct options {
   /// choose (a multiple of the tile length); > 0 is used as given
   /// (tests use it to put many chunk boundaries in small problems)
   std::int64_t gpu_2d_chunk = 0;
-  /// devices: kops::cuda::eval_host only: two or more split the work across
-  /// these GPUs, each on a stream and a host thread of its own (`device` and
-  /// `stream` are then not used): the output rows when there are at least
-  /// 256 per device, else the reduced axis, the devices' partial
-  /// accumulators combined in device order (docs/cuda.md, "Several GPUs");
-  /// empty (default) or one: the call runs on `device`
+  /// devices: kops::cuda::eval_host and solve_host only: two or more split
+  /// the work across these GPUs, each on a stream and a host thread of its
+  /// own (`device` and `stream` are then not used by eval_host; solve_host
+  /// runs CG on the first and splits each product as eval_host does).
+  /// eval_host splits the output rows when there are at least 256 per
+  /// device, else the reduced axis, the devices' partial accumulators
+  /// combined in device order (docs/cuda.md, "Several GPUs"); empty
+  /// (default) or one: the call runs on `device`
   device_list devices{};
   /// max_device_bytes: kops::cuda::eval_host only: the device memory (bytes,
   /// per device) the call may use; data larger than this are streamed
@@ -64,6 +66,12 @@ struct options {
   /// (default): what cudaMemGetInfo reports free, less a margin of 1/16 of
   /// the device's memory
   std::int64_t max_device_bytes = 0;
+  /// graph_iterations: kops::cuda::solve and solve_host only: k > 0 records
+  /// k conjugate-gradient iterations once into a CUDA graph on `stream` (a
+  /// stream of the caller's, not the default one) and replays it, reading
+  /// the iteration's state back once per replay instead of twice per
+  /// iteration (docs/solve.md, "Captured iterations"); 0 (default): eager
+  std::int64_t graph_iterations = 0;
 };
 
 /// The name of a scheme: "automatic", "gpu_1d" or "gpu_2d".

@@ -30,6 +30,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <kops/backends/cuda/block_reduce.hpp>
@@ -39,15 +40,11 @@
 #include <kops/backends/cuda/grid.hpp>
 #include <kops/backends/cuda/launch.hpp>
 #include <kops/backends/cuda/options.hpp>
+#include <kops/backends/cuda/resident_sparsity.hpp>
 #include <kops/core/block_sparsity.hpp>
 #include <kops/detail/sparsity.hpp>
 
 namespace kops::cuda::detail {
-
-struct ranged_task {
-  std::int64_t row0, row_end;  // rows [row0, row_end)
-  std::int64_t t0, t1;         // intervals reduced[t0 .. t1)
-};
 
 // Split: the accumulators go to scratch[blockIdx.x * block + thread] (pass 1
 // of a split call) instead of being finalized into out.
@@ -267,81 +264,149 @@ inline kops::detail::owned_array<ranged_task> ranged_tasks(const block_sparsity&
   return tasks;
 }
 
-// Pass 1 and 2 of a split ranged call (file comment) on `stream`: pieces of
-// at most `chunk` terms. batch: null for a plain call.
-template <class K>
-[[nodiscard]] bool launch_ranged_split(const typename K::args_type& a,
-                                       const kops::detail::owned_array<ranged_task>& tasks, const range* reduced,
-                                       typename K::out_type* out, cudaStream_t stream, const char* where,
-                                       const typename K::batch_type* batch, std::int64_t chunk) {
+// A ranged call's task list on the host, in the one block of bytes that goes
+// to the device (ranged_layout): the tasks, a split call's pieces, and the
+// intervals they index unless the structure's own are on the device already
+// (`intervals` null: a resident_sparsity's).
+struct ranged_plan {
+  ranged_layout layout;
+  kops::detail::owned_array<unsigned char> bytes;
+
+  ranged_plan(const kops::detail::owned_array<ranged_task>& tasks, const kops::detail::owned_array<ranged_task>* pieces,
+              const range* intervals, std::int64_t nintervals, bool split) {
+    layout.ntasks = tasks.size();
+    layout.npieces = pieces != nullptr ? pieces->size() : 0;
+    layout.pieces_at = std::size_t(layout.ntasks) * sizeof(ranged_task);
+    layout.reduced_at = layout.pieces_at + std::size_t(layout.npieces) * sizeof(ranged_task);
+    layout.own_intervals = intervals != nullptr;
+    layout.split = split;
+    layout.bytes = layout.reduced_at + (intervals != nullptr ? std::size_t(nintervals) * sizeof(range) : 0);
+    bytes = kops::detail::owned_array<unsigned char>(std::int64_t(layout.bytes));
+    auto put = [&](std::size_t at, const void* src, std::size_t n) {
+      if (n > 0) std::memcpy(bytes.data() + at, src, n);
+    };
+    put(0, tasks.data(), layout.pieces_at);
+    if (pieces != nullptr) put(layout.pieces_at, pieces->data(), layout.reduced_at - layout.pieces_at);
+    if (intervals != nullptr) put(layout.reduced_at, intervals, layout.bytes - layout.reduced_at);
+  }
+};
+
+// The kernels of a ranged call whose arrays are on the device (d), on
+// `stream`: one launch, or the two passes of a split call (file comment) with
+// their stream-ordered scratch. batch: null for a plain call.
+template <class K, bool Batched>
+[[nodiscard]] bool launch_ranged_arrays(const typename K::args_type& a, const ranged_device& d,
+                                        typename K::out_type* out, cudaStream_t stream, const char* where,
+                                        const typename K::batch_type* batch) {
+  auto args = a;
+  const ranged_task* tp = d.tasks;
+  const range* rp = d.reduced;
+  if (!d.split) {
+    if constexpr (Batched) {
+      auto strides = *batch;
+      void* params[] = {&args, &strides, &tp, &rp, &out};
+      return check_launch(cudaLaunchKernel(ranged_kernel_batched<K>,
+                                           dim3(unsigned(d.ntasks), 1, batch_grid(batch->count)), dim3(K::block),
+                                           params, K::shared_bytes, stream),
+                          where, "block-sparse");
+    } else {
+      void* params[] = {&args, &tp, &rp, &out};
+      return check_launch(cudaLaunchKernel(ranged_kernel<K>, dim3(unsigned(d.ntasks)), dim3(K::block), params,
+                                           K::shared_bytes, stream),
+                          where, "block-sparse");
+    }
+  }
   using acc_type = typename K::acc_type;
   static_assert(std::is_trivially_copyable_v<acc_type>,
                 "kops::cuda::eval: a split block-sparse call stores the reduction's accumulators in scratch "
                 "memory; its accumulator type must be trivially copyable");
-  const ranged_split sp = split_ranged_tasks(tasks, reduced, chunk);
-  if (sp.pieces.size() > grid_max_x)
-    return kops::detail::fail("%s: %lld pieces of a block-sparse call exceed the GPU grid (2^31 - 1 blocks)", where,
-                              (long long)sp.pieces.size());
   typename K::batch_type strides{};
   if (batch != nullptr) strides = *batch;
   else strides.count = 1;
-  strides.scratch = sp.pieces.size() * K::block;
+  strides.scratch = d.npieces * K::block;
   const std::size_t per_batch = std::size_t(strides.scratch) * sizeof(acc_type);
   if (per_batch != 0 && std::size_t(strides.count) > std::size_t(-1) / per_batch)
     return kops::detail::fail("%s: the scratch of a split block-sparse call overflows", where);
-  const std::size_t piece_bytes = std::size_t(sp.pieces.size()) * sizeof(ranged_task);
-  const std::size_t task_bytes = std::size_t(sp.tasks.size()) * sizeof(ranged_task);
-  const std::size_t interval_bytes = std::size_t(sp.intervals.size()) * sizeof(range);
   device_facts facts;
   if (!current_facts(where, facts)) return false;
-  stream_buffer buffer(piece_bytes + task_bytes + interval_bytes, stream, facts.memory_pools, where,
-                       "the block-sparse pieces");
-  if (!buffer.ok()) return false;
   stream_buffer scratch(per_batch * std::size_t(strides.count), stream, facts.memory_pools, where,
                         "the block-sparse partial accumulators");
   if (!scratch.ok()) return false;
-  unsigned char* base = buffer.get<unsigned char>();
-  const ranged_task* pp = reinterpret_cast<ranged_task*>(base);
-  const ranged_task* tp = reinterpret_cast<ranged_task*>(base + piece_bytes);
-  const range* ip = reinterpret_cast<range*>(base + piece_bytes + task_bytes);
-  // From pageable memory: each copy returns once its source has been read.
-  auto upload = [&](const void* dst, const void* src, std::size_t bytes) {
-    return bytes == 0 || check(cudaMemcpyAsync(const_cast<void*>(dst), src, bytes, cudaMemcpyHostToDevice, stream),
-                               where, "copying the block-sparse pieces to the device");
-  };
-  if (!upload(pp, sp.pieces.data(), piece_bytes) || !upload(tp, sp.tasks.data(), task_bytes) ||
-      !upload(ip, sp.intervals.data(), interval_bytes))
-    return false;
-  auto args = a;
   acc_type* partial = scratch.get<acc_type>();
+  const ranged_task* pp = d.pieces;
   const unsigned bz = batch_grid(strides.count);
-  if (sp.pieces.size() > 0) {
-    void* pass1[] = {&args, &strides, &pp, &ip, &partial};
-    if (!check_launch(cudaLaunchKernel(ranged_split_kernel<K>, dim3(unsigned(sp.pieces.size()), 1, bz),
-                                       dim3(K::block), pass1, K::shared_bytes, stream),
+  if (d.npieces > 0) {
+    void* pass1[] = {&args, &strides, &pp, &rp, &partial};
+    if (!check_launch(cudaLaunchKernel(ranged_split_kernel<K>, dim3(unsigned(d.npieces), 1, bz), dim3(K::block),
+                                       pass1, K::shared_bytes, stream),
                       where, "block-sparse partial-reduction"))
       return false;
   }
   const acc_type* partial_c = partial;
   void* pass2[] = {&strides, &tp, &partial_c, &out};
-  if (!check_launch(cudaLaunchKernel(ranged_combine_kernel<K>, dim3(unsigned(sp.tasks.size()), 1, bz),
-                                     dim3(K::block), pass2, 0, stream),
+  if (!check_launch(cudaLaunchKernel(ranged_combine_kernel<K>, dim3(unsigned(d.ntasks), 1, bz), dim3(K::block),
+                                     pass2, 0, stream),
                     where, "block-sparse combine"))
     return false;
-  return scratch.release(where, "the block-sparse partial accumulators") &&
-         buffer.release(where, "the block-sparse pieces");
+  return scratch.release(where, "the block-sparse partial accumulators");
+}
+
+// The task list of `plan` on the device for one call: a stream-ordered
+// buffer, copied from pageable memory (each copy returns once its source has
+// been read, so the plan may go when this returns), then the kernels.
+template <class K, bool Batched>
+[[nodiscard]] bool launch_ranged_copied(const typename K::args_type& a, const ranged_plan& plan,
+                                        typename K::out_type* out, cudaStream_t stream, const char* where,
+                                        const typename K::batch_type* batch) {
+  device_facts facts;
+  if (!current_facts(where, facts)) return false;
+  stream_buffer buffer(plan.layout.bytes, stream, facts.memory_pools, where, "the block-sparse tasks");
+  if (!buffer.ok()) return false;
+  if (!check(cudaMemcpyAsync(buffer.get(), plan.bytes.data(), plan.layout.bytes, cudaMemcpyHostToDevice, stream),
+             where, "copying the block-sparse tasks to the device"))
+    return false;
+  return launch_ranged_arrays<K, Batched>(a, plan.layout.on(buffer.get(), nullptr), out, stream, where, batch) &&
+         buffer.release(where, "the block-sparse tasks");
+}
+
+// Whether a resident structure's cache may take a new task list on this call:
+// not under capture (it allocates and copies), and only on the structure's
+// device. False after a reported failure.
+[[nodiscard]] inline bool resident_ready(const kops::cuda::resident_sparsity* r, cudaStream_t stream,
+                                         std::int64_t rows, const char* where) {
+  bool capturing = false;
+  if (!stream_capturing(stream, where, capturing)) return false;
+  if (capturing)
+    return kops::detail::fail("%s: this kops::cuda::resident_sparsity keeps no task list yet for a call over %lld "
+                              "output rows with this reduction and scheme, and making one allocates and copies, "
+                              "which a stream under capture (a CUDA graph) cannot do: make the same call once "
+                              "before the capture (docs/cuda.md, \"CUDA graphs\")",
+                              where, (long long)rows);
+  int device = 0;
+  if (!current_device(where, device)) return false;
+  if (device != r->device())
+    return kops::detail::fail("%s: a kops::cuda::resident_sparsity lives on device %d, expected the call's device, "
+                              "given device %d",
+                              where, r->device(), device);
+  return true;
 }
 
 // One ranged pass on the current device, queued on opts.stream, split or not
 // (choose_ranged_split). s: a checked structure in host memory. True when
 // queued; false after a reported failure. Batched: every batch of `batch`
-// (non-null) in the same launches.
+// (non-null) in the same launches. When s is a kops::cuda::resident_sparsity's
+// host copy, the task list is the one its cache holds (filled here at the
+// first call that needs it, outside a capture): nothing is copied per call,
+// and a capturing stream may take the call; any other structure is refused
+// under capture (its task list is a host array that dies with the call).
 template <class K, bool Batched = false>
 [[nodiscard]] bool launch_ranged_pass(const typename K::args_type& a, const block_sparsity& s, std::int64_t rows,
                                       typename K::out_type* out, const options& opts, const char* where,
                                       const typename K::batch_type* batch = nullptr) {
   const cudaStream_t stream = opts.stream;
-  if (!refuse_capture(stream, where, ranged_capture_refusal)) return false;
+  const kops::cuda::resident_sparsity* resident = find_resident(s);
+  if (resident == nullptr && !refuse_capture(stream, where, ranged_capture_refusal, ranged_capture_instead))
+    return false;
   const auto tasks = ranged_tasks(s, rows, K::block);
   if (tasks.size() == 0) return true;
   if (tasks.size() > grid_max_x)
@@ -350,44 +415,34 @@ template <class K, bool Batched = false>
   std::int64_t chunk = 0;
   bool split = false;
   if (!choose_ranged_split<K>(tasks, s.reduced, Batched ? batch->count : 1, opts, where, chunk, split)) return false;
-  if (split) return launch_ranged_split<K>(a, tasks, s.reduced, out, stream, where, Batched ? batch : nullptr, chunk);
-  const std::size_t task_bytes = std::size_t(tasks.size()) * sizeof(ranged_task);
-  const std::size_t intervals = std::size_t(kops::detail::sparsity_intervals(s));
-  device_facts facts;
-  if (!current_facts(where, facts)) return false;
-  stream_buffer buffer(task_bytes + intervals * sizeof(range), stream, facts.memory_pools, where,
-                       "the block-sparsity structure");
-  if (!buffer.ok()) return false;
-  auto* dev_tasks = buffer.get<ranged_task>();
-  auto* dev_reduced = reinterpret_cast<range*>(buffer.get<unsigned char>() + task_bytes);
-  // From pageable memory: each copy returns once its source has been read,
-  // so the host arrays may go when this function returns.
-  if (!check(cudaMemcpyAsync(dev_tasks, tasks.data(), task_bytes, cudaMemcpyHostToDevice, stream), where,
-             "copying the block-sparse tasks to the device"))
-    return false;
-  if (intervals > 0 &&
-      !check(cudaMemcpyAsync(dev_reduced, s.reduced, intervals * sizeof(range), cudaMemcpyHostToDevice, stream),
-             where, "copying the block-sparsity intervals to the device"))
-    return false;
-  auto args = a;
-  const ranged_task* tp = dev_tasks;
-  const range* rp = dev_reduced;
-  if constexpr (Batched) {
-    auto strides = *batch;
-    void* params[] = {&args, &strides, &tp, &rp, &out};
-    if (!check_launch(cudaLaunchKernel(ranged_kernel_batched<K>,
-                                       dim3(unsigned(tasks.size()), 1, batch_grid(batch->count)), dim3(K::block),
-                                       params, K::shared_bytes, stream),
-                      where, "block-sparse"))
-      return false;
-  } else {
-    void* params[] = {&args, &tp, &rp, &out};
-    if (!check_launch(cudaLaunchKernel(ranged_kernel<K>, dim3(unsigned(tasks.size())), dim3(K::block), params,
-                                       K::shared_bytes, stream),
-                      where, "block-sparse"))
-      return false;
+  const typename K::batch_type* b = Batched ? batch : nullptr;
+  const ranged_key key{s.rows, K::block, rows, split ? chunk : 0};
+  ranged_device d;
+  if (resident != nullptr && resident->cached(key, d)) return launch_ranged_arrays<K, Batched>(a, d, out, stream, where, b);
+  ranged_split sp;
+  if (split) {
+    sp = split_ranged_tasks(tasks, s.reduced, chunk);
+    if (sp.pieces.size() > grid_max_x)
+      return kops::detail::fail("%s: %lld pieces of a block-sparse call exceed the GPU grid (2^31 - 1 blocks)",
+                                where, (long long)sp.pieces.size());
   }
-  return buffer.release(where, "the block-sparsity structure");
+  // A resident structure's unsplit tasks index its intervals on the device.
+  const bool shared = resident != nullptr && !split;
+  const ranged_plan plan(split ? sp.tasks : tasks, split ? &sp.pieces : nullptr,
+                         shared ? nullptr : split ? sp.intervals.data() : s.reduced,
+                         split ? sp.intervals.size() : kops::detail::sparsity_intervals(s), split);
+  if (resident != nullptr) {
+    if (!resident_ready(resident, stream, rows, where)) return false;
+    bool failed = false;
+    if (resident->remember(key, plan.layout, plan.bytes.data(), resident->device_reduced(s), d, where, failed))
+      return launch_ranged_arrays<K, Batched>(a, d, out, stream, where, b);
+    if (failed) return false;
+    if (shared) {  // a full cache: this call's own copy, over the structure's intervals
+      const ranged_plan own(tasks, nullptr, s.reduced, kops::detail::sparsity_intervals(s), false);
+      return launch_ranged_copied<K, Batched>(a, own, out, stream, where, b);
+    }
+  }
+  return launch_ranged_copied<K, Batched>(a, plan, out, stream, where, b);
 }
 
 // s (arrays in device memory, as the user passes them) copied to the host,
