@@ -1,9 +1,10 @@
 // kops::cuda::solve_host across devices (options::devices): CG runs on the
-// first device listed, and each iteration's product K p is split by output
-// rows across all of them (host.hpp's split_rows, through the host). Each row
-// is reduced as on one device, so with a fixed scheme the solve gives the
-// one-device solve's bytes; with the automatic one, the same solution up to
-// summation order. The emulator has two devices by default
+// first device listed, and each iteration's product K p is an eval_host split
+// across all of them (through the host): by output rows when there are at
+// least 256 per device (host.hpp's split_rows; each row reduced as on one
+// device, so with a fixed scheme the solve gives the one-device solve's
+// bytes), else along the reduced axis (streamed.hpp: the same solution up to
+// summation order), as with the automatic scheme. The emulator has two devices by default
 // (KOPS_EMULATED_DEVICES).
 #include "cuda_support.hpp"
 
@@ -17,10 +18,12 @@ constexpr auto x = kops::vi<0, 3>;
 constexpr auto y = kops::vj<1, 3>;
 constexpr auto a = kops::vj<2, 2>;
 constexpr auto K = kops::sum_reduction(kops::exp(-kops::sqdist(x, y) * kops::cst<2>) * a, kops::axis_j);
-constexpr std::int64_t n = 45;
+constexpr std::int64_t n = 45;         // few rows: the products split their reduced axis
+constexpr std::int64_t n_rows = 600;   // >= 256 rows per device: the products split their rows
 
 template <class T>
-std::pair<std::vector<T>, kops::solve_result> solve_on(kops::cuda::device_list devices, kops::cuda::scheme scheme) {
+std::pair<std::vector<T>, kops::solve_result> solve_on(kops::cuda::device_list devices, kops::cuda::scheme scheme,
+                                                       std::int64_t n = ::n) {
   const auto px = random_vector<T>(n * 3, 0, 2, 31);
   const auto pb = random_vector<T>(n * 2, -1, 1, 32);
   kops::cuda::options o;
@@ -52,23 +55,28 @@ TEMPLATE_TEST_CASE("GPU solve_host across devices: each product split by rows, o
   if (count < 2) return;  // one device: nothing to split
   for (const auto scheme : {kops::cuda::scheme::gpu_1d, kops::cuda::scheme::gpu_2d}) {
     (void)pool_high_since_last(1);
-    const auto one = solve_on<T>({0}, scheme);
+    const auto one = solve_on<T>({0}, scheme, n_rows);
     CHECK(pool_high_since_last(1) == 0);  // one device: nothing on device 1
-    const auto both = solve_on<T>({0, 1}, scheme);
+    const auto both = solve_on<T>({0, 1}, scheme, n_rows);
     CHECK(pool_high_since_last(1) > 0);   // device 1 took its share of the products
-    const auto swapped = solve_on<T>({1, 0}, scheme);  // CG on device 1
+    const auto swapped = solve_on<T>({1, 0}, scheme, n_rows);  // CG on device 1
     REQUIRE(one.second.converged);
     CHECK(both.first == one.first);
     CHECK(swapped.first == one.first);
     CHECK(both.second.iterations == one.second.iterations);
     CHECK(both.second.residual_norm == one.second.residual_norm);
   }
-  // Automatic: the parts may pick another scheme than the whole: the same
-  // solution up to summation order.
-  const auto one = solve_on<T>({0}, kops::cuda::scheme::automatic);
-  const auto both = solve_on<T>({0, 1}, kops::cuda::scheme::automatic);
-  REQUIRE(both.second.converged);
-  for (std::size_t k = 0; k < one.first.size(); ++k) CHECK(close(both.first[k], one.first[k], sizeof(T) == 4 ? 1e-4 : 1e-10));
+  // Automatic (the parts may pick another scheme than the whole), and few
+  // rows (the reduced axis split): the same solution up to summation order.
+  for (const auto scheme : {kops::cuda::scheme::automatic, kops::cuda::scheme::gpu_1d}) {
+    const auto one = solve_on<T>({0}, scheme);
+    (void)pool_high_since_last(1);
+    const auto both = solve_on<T>({0, 1}, scheme);
+    CHECK(pool_high_since_last(1) > 0);
+    REQUIRE(both.second.converged);
+    for (std::size_t k = 0; k < one.first.size(); ++k)
+      CHECK(close(both.first[k], one.first[k], sizeof(T) == 4 ? 1e-4 : 1e-10));
+  }
 }
 
 TEST_CASE("GPU solve_host across devices: no captured iterations", "[solve][devices]") {

@@ -210,15 +210,15 @@ struct host_copy_backend {
     std::int64_t budget = std::numeric_limits<std::int64_t>::max();
     if (!capturing_now && !device_budget(opts, where, budget)) return false;
     const std::size_t out_bytes = std::size_t(rows) * Red::dim * sizeof(Out) * std::size_t(out_batches);
-    const std::size_t resident = arguments_bytes<Red, T>(M, N, form.batch) + out_bytes;
-    if (resident > std::size_t(budget) / 4 * 3) {
+    const std::size_t resident_bytes = arguments_bytes<Red, T>(M, N, form.batch) + out_bytes;
+    if (resident_bytes > std::size_t(budget) / 4 * 3) {
       // Past the budget (3/4 of it: GPU_2D's scratch and a two-pass
       // gradient's temporary take the rest): streamed, when the form allows.
       if constexpr (Ranged || Batched)
         return kops::detail::fail("%s: the arguments and output take %zu bytes of device memory, more than 3/4 of "
                                   "the %lld the call may use (options::max_device_bytes, or what the device has "
                                   "free), and a %s call is not streamed: expected at most %lld bytes",
-                                  where, resident, (long long)budget, Ranged ? "block-sparse" : "batched",
+                                  where, resident_bytes, (long long)budget, Ranged ? "block-sparse" : "batched",
                                   (long long)(budget / 4 * 3));
       else
         return run_streamed<Pol, Red>(M, N, out, host, form);
