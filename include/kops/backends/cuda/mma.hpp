@@ -80,9 +80,10 @@ struct mma_fragments {
   float c[4];
 };
 
-#if defined(KOPS_CUDA_EMULATED)
+// The operand types of the MMAs below.
 enum class mma_kind { tf32, f16, bf16 };
 
+#if defined(KOPS_CUDA_EMULATED)
 // The value of an operand's element from its register bits.
 template <mma_kind K>
 inline double mma_operand(std::uint32_t bits, int half) {
@@ -136,67 +137,53 @@ inline void mma_emulated(float (&d)[4], const mma_fragments& mine) {
 }
 #endif
 
+// D = A B + C of kind K over one warp (the wrappers below name the kinds).
+template <mma_kind K>
+KOPS_HD KOPS_INLINE void mma_sync(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
+                                  const float (&c)[4]) {
+#if defined(KOPS_CUDA_EMULATED)
+  mma_emulated<K>(d, mma_fragments{{a[0], a[1], a[2], a[3]}, {b[0], b[1]}, {c[0], c[1], c[2], c[3]}});
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define KOPS_MMA_OPERANDS                                                                                          \
+  : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                                                                 \
+  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3])
+  if constexpr (K == mma_kind::tf32)
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%11,%12,%13};" KOPS_MMA_OPERANDS);
+  else if constexpr (K == mma_kind::f16)
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%11,%12,%13};" KOPS_MMA_OPERANDS);
+  else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+                 "{%10,%11,%12,%13};" KOPS_MMA_OPERANDS);
+#undef KOPS_MMA_OPERANDS
+#elif defined(__CUDA_ARCH__)
+  (void)d, (void)a, (void)b, (void)c;
+  __trap();  // no tensor-core MMA of these shapes before sm_80: the tensor-core path is never planned there
+#else
+  (void)d, (void)a, (void)b, (void)c;
+#endif
+}
+
 /// D = A B + C, m16n8k8, TF32 operands (a, b: TF32 bit patterns, e.g. from
 /// to_tf32), fp32 accumulators; the whole warp calls it (layouts above).
 KOPS_HD KOPS_INLINE void mma_tf32_m16n8k8(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
                                           const float (&c)[4]) {
-#if defined(KOPS_CUDA_EMULATED)
-  mma_emulated<mma_kind::tf32>(d, mma_fragments{{a[0], a[1], a[2], a[3]}, {b[0], b[1]}, {c[0], c[1], c[2], c[3]}});
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%10,%11,%12,%13};"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),
-        "f"(c[3]));
-#elif defined(__CUDA_ARCH__)
-  (void)d, (void)a, (void)b, (void)c;
-  __trap();  // no tensor-core TF32 before sm_80: the tensor-core path is never planned there
-#else
-  (void)d, (void)a, (void)b, (void)c;
-#endif
+  mma_sync<mma_kind::tf32>(d, a, b, c);
 }
 
 /// D = A B + C, m16n8k16, fp16 operands (two per register, low half first),
 /// fp32 accumulators; the whole warp calls it.
 KOPS_HD KOPS_INLINE void mma_f16_m16n8k16(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
                                           const float (&c)[4]) {
-#if defined(KOPS_CUDA_EMULATED)
-  mma_emulated<mma_kind::f16>(d, mma_fragments{{a[0], a[1], a[2], a[3]}, {b[0], b[1]}, {c[0], c[1], c[2], c[3]}});
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%10,%11,%12,%13};"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),
-        "f"(c[3]));
-#elif defined(__CUDA_ARCH__)
-  (void)d, (void)a, (void)b, (void)c;
-  __trap();
-#else
-  (void)d, (void)a, (void)b, (void)c;
-#endif
+  mma_sync<mma_kind::f16>(d, a, b, c);
 }
 
 /// D = A B + C, m16n8k16, bf16 operands (two per register, low half first),
 /// fp32 accumulators; the whole warp calls it.
 KOPS_HD KOPS_INLINE void mma_bf16_m16n8k16(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2],
                                            const float (&c)[4]) {
-#if defined(KOPS_CUDA_EMULATED)
-  mma_emulated<mma_kind::bf16>(d, mma_fragments{{a[0], a[1], a[2], a[3]}, {b[0], b[1]}, {c[0], c[1], c[2], c[3]}});
-#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-      "{%10,%11,%12,%13};"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]),
-        "f"(c[3]));
-#elif defined(__CUDA_ARCH__)
-  (void)d, (void)a, (void)b, (void)c;
-  __trap();
-#else
-  (void)d, (void)a, (void)b, (void)c;
-#endif
+  mma_sync<mma_kind::bf16>(d, a, b, c);
 }
 
 } // namespace kops::cuda::detail

@@ -208,6 +208,20 @@ struct softmax_grad_fin {
   }
 };
 
+// The pykeops terms of the ratios over a weighted logsumexp (formula
+// concat(f, h), h = (g, ...)): L = LogSumExp(f, weight g) as a call of its own,
+// then the terms Exp(f - L_k) * part(h, k), k < Dg, joined by join(acc, k, term)
+// (kops::keops_calls of logsumexp_grad_op and logsumexp_diff_op).
+template <class F, int Dg, class B, class Part, class Join>
+auto lse_ratio_terms(B b, Part part, Join join) {
+  const auto f = b(operand_t<F, 0>{});
+  const auto h = b(operand_t<F, 1>{});
+  const auto l = b.call(f, "Extract(" + h + ",0," + b.num(Dg) + ")", "LogSumExp", 1, Dg);
+  std::remove_cvref_t<decltype(f)> s{};
+  for (int k = 0; k < Dg; ++k) s = join(s, k, "(Exp((" + f + "-Elem(" + l + "," + b.num(k) + ")))*" + part(h, k) + ")");
+  return s;
+}
+
 template <int Dg, int Dv>
 struct logsumexp_grad_op : expsum_op<lse_weight_grad_fin<Dg, Dv>> {
   static constexpr const char* name = "logsumexp_grad_reduction";
@@ -216,13 +230,9 @@ struct logsumexp_grad_op : expsum_op<lse_weight_grad_fin<Dg, Dv>> {
   // Sum(sum_c Exp(f - L_c) * n_c), h = (g, n_0, ...): sum exp(f - L_c) = 1 / sum exp(f) g_c.
   template <class F, class B>
   static auto keops_calls(B b) {
-    const auto f = b(operand_t<F, 0>{});
-    const auto h = b(operand_t<F, 1>{});
-    const auto l = b.call(f, "Extract(" + h + ",0," + b.num(Dg) + ")", "LogSumExp", 1, Dg);
-    std::remove_cvref_t<decltype(f)> s{};
-    for (int c = 0; c < Dg; ++c)
-      s += (c ? "+" : "") + ("(Exp((" + f + "-Elem(" + l + "," + b.num(c) + ")))*Extract(" + h + "," +
-                             b.num(Dg + c * Dv) + "," + b.num(Dv) + "))");
+    const auto s = lse_ratio_terms<F, Dg>(
+        b, [&](const auto& h, int c) { return "Extract(" + h + "," + b.num(Dg + c * Dv) + "," + b.num(Dv) + ")"; },
+        [](const auto& acc, int c, const auto& t) { return c ? acc + "+" + t : t; });
     return b.call(Dg > 1 ? "(" + s + ")" : s, "", "Sum", Dv, Dv);
   }
 };
@@ -234,14 +244,9 @@ struct logsumexp_diff_op : expsum_op<lse_weight_diff_fin<Dg>> {
   // Sum(Exp(f - L_k) * m_k) for every k: sum exp(f - L_k) = 1 / sum exp(f) g_k.
   template <class F, class B>
   static auto keops_calls(B b) {
-    const auto f = b(operand_t<F, 0>{});
-    const auto h = b(operand_t<F, 1>{});
-    const auto l = b.call(f, "Extract(" + h + ",0," + b.num(Dg) + ")", "LogSumExp", 1, Dg);
-    std::remove_cvref_t<decltype(f)> s{};
-    for (int k = 0; k < Dg; ++k) {
-      const auto t = "(Exp((" + f + "-Elem(" + l + "," + b.num(k) + ")))*Elem(" + h + "," + b.num(Dg + k) + "))";
-      s = k ? "Concat(" + s + "," + t + ")" : t;
-    }
+    const auto s = lse_ratio_terms<F, Dg>(
+        b, [&](const auto& h, int k) { return "Elem(" + h + "," + b.num(Dg + k) + ")"; },
+        [](const auto& acc, int k, const auto& t) { return k ? "Concat(" + acc + "," + t + ")" : t; });
     return b.call(s, "", "Sum", Dg, Dg);
   }
 };
