@@ -442,9 +442,13 @@ template <class F>
   const std::size_t acc = s.k->facts.acc_bytes;
   std::vector<char> partial(std::size_t(parts) * std::size_t(rows) * acc);
   // Each thread sets its own copy of the kernel's arguments (aligned as the
-  // original: a vector of max_align_t).
-  const std::size_t words = (s.args_size + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t);
-  std::vector<std::max_align_t> args(std::size_t(parts) * words);
+  // original: words aligned as max_align_t -- a named type: nvcc 13.0's front
+  // end crashes on a vector of glibc's unnamed max_align_t struct).
+  struct alignas(std::max_align_t) arg_word {
+    unsigned char bytes[sizeof(std::max_align_t)];
+  };
+  const std::size_t words = (s.args_size + sizeof(arg_word) - 1) / sizeof(arg_word);
+  std::vector<arg_word> args(std::size_t(parts) * words);
   const bool ok = on_threads(parts, [&](int k) {
     device_guard guard(opts.devices.ids[k], where);
     if (!guard.ok()) return false;
