@@ -58,7 +58,7 @@ EMU_EXCLUDE="/(math_ops|vector_ops|complex_ops|differential|ops)_test\.cu$"
 # (reduce_kernel, the GPU_2D combine, the ranged, batched, solve and wide-row
 # kernels): the agreement sizes, bad input, the ops, the k-min family and
 # 16-bit storage vary values, not the barriers; errors launch nothing that races.
-# (wide_chunks stays: the staged chunk loop has barriers and a shared buffer of its own.)
+# (the wide_chunks files stay: the staged chunk loop has barriers and a shared buffer of its own.)
 TSAN_EMU_EXCLUDE="/(math_ops|vector_ops|complex_ops|differential|agreement|bad_input|ops|reductions_more|errors|half)_test\.cu$"
 if [ "${KOPS_SANITIZE_ALL:-0}" = 1 ]; then EMU_EXCLUDE=""; TSAN_EMU_EXCLUDE=""; fi
 

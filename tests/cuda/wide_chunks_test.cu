@@ -1,22 +1,14 @@
 // Variables of any width on the GPU backend: the backend-generic body of
 // tests/common/wide_body.hpp (GPU_1D in float, GPU_2D with small chunks in
 // double: both reach the pair loop, block_reduce.hpp, where chunked sums read
-// their variables from global memory). Runs on a GPU and, built against
+// their variables from global memory), its first third (KOPS_WIDE_PART 1: the
+// Gaussians over widths, every reduction kind at D = 784); the others are
+// wide_chunks_io_test.cu and wide_chunks_grad_test.cu. Runs on a GPU and, built against
 // kops::cuda_emulated, on CPU threads (ctest label gpu_emulated).
 #include "cuda_support.hpp"
 
-// (The sanitizer builds, tools/sanitize.sh, run GPU_2D only: its kernel runs
-// the same staged loop as GPU_1D's and the combine of the partial results too.
-// The nvcc build of a machine without a GPU, which compiles and never runs it,
-// compiles the double kernels only: both types took 264 s of nvcc on CI's
-// machine, the float ones alone 202 s (their final chunks are 32 components
-// wide, double's 16). KOPS_TEST_FEWER.)
-#if defined(KOPS_TEST_FEWER)
-#define KOPS_TEST_CONFIGS_WIDE (kops_test::cfg<kops_test::cuda_2d, double>)
-#else
-#define KOPS_TEST_CONFIGS_WIDE \
-  (kops_test::cfg<kops_test::cuda_1d, float>), (kops_test::cfg<kops_test::cuda_2d, double>)
-#endif
+#define KOPS_WIDE_PART 1
+#include "wide_chunks_configs.hpp"
 #include "../common/wide_body.hpp"
 
 // What the kernels see: a chunked formula keeps its wide variables out of the
