@@ -144,10 +144,14 @@ struct device_buffer {
 };
 
 // Rows = cols per case: GPU: about 1.2e11 / D pair-dimensions (tens of ms a
-// call), at least 32768; emulated: a few blocks and tiles, partial ones included.
+// call), at least 32768, or 16384 from D = 512 on; emulated: a few blocks and
+// tiles, partial ones included. (The gradient at D = 784 at 32768 did not end
+// in the H200 run's 25 s of slack: KeOps's kernel there runs blocks of 7
+// threads in double, 15 in float, as its 48 KiB tile of 784-wide rows allows.)
 std::pair<std::int64_t, std::int64_t> default_size(const peer::kops_case& c) {
   if (emulated) return c.dim >= 256 ? std::pair<std::int64_t, std::int64_t>{37, 213} : std::pair<std::int64_t, std::int64_t>{301, 437};
-  const auto n = std::max<std::int64_t>(32768, std::int64_t(std::sqrt(1.2e11 / c.dim)));
+  const std::int64_t least = c.dim >= 512 ? 16384 : 32768;
+  const auto n = std::max<std::int64_t>(least, std::int64_t(std::sqrt(1.2e11 / c.dim)));
   return {n, n};
 }
 

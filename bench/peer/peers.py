@@ -31,6 +31,7 @@ import glob
 import json
 import math
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -171,7 +172,7 @@ def dense(torch, rep, reps, deadline):
     for d in (3, 128):
         if time.time() > deadline:
             return rep.skip(f"knn{d}", "torch", "deadline")
-        n = size_for(3) if d == 3 else 65536
+        n = size_for(d)  # kops_peer's sizes: argkmin8 (D = 3) and argkmin8_d128
         x, y = data(n, d), data(n, d)
         chunk = max(1, min(n, (1 << 29) // n))
 
@@ -263,14 +264,10 @@ def pykeops(rep, reps, wheels, work, deadline):
                LIBRARY_PATH=os.pathsep.join([os.path.join(cuda, "lib64"), os.path.join(cuda, "lib64", "stubs"),
                                              os.environ.get("LIBRARY_PATH", "")]),
                KEOPS_CACHE_FOLDER=os.path.join(work, f"keops-cache-{os.getpid()}"))
-    left = max(10, deadline - time.time())
-    try:
-        r = subprocess.run([sys.executable, "-c", PYKEOPS_CHILD, str(reps)], capture_output=True, text=True,
-                           env=env, timeout=left)
-        out = r.stdout + r.stderr
-    except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode() + (e.stderr or b"").decode() + f"\n(stopped after {left:.0f} s)"
+    child = [sys.executable, "-X", "faulthandler", "-c", PYKEOPS_CHILD, str(reps)]
+    code, out = run_logged(child, env, max(10, deadline - time.time()))
     print(textwrap.indent(out, "  pykeops| "), flush=True)
+    print(f"  pykeops| (child {describe_exit(code)})", flush=True)
     rows = 0
     for line in out.splitlines():
         if line.startswith("ROW "):
@@ -279,7 +276,50 @@ def pykeops(rep, reps, wheels, work, deadline):
                     "pairs/s", f"first call {first:.2f} s (JIT)")
             rows += 1
     if rows == 0:
-        rep.skip("pykeops", "pykeops 2.3", "no row: see the log (check_health, the failing compile)")
+        pykeops_post_mortem(child, env, code, env["KEOPS_CACHE_FOLDER"], deadline)
+        rep.skip("pykeops", "pykeops 2.3", f"no row ({describe_exit(code)}): see the log (check_health, the failing compile)")
+
+
+def run_logged(cmd, env, limit):
+    """(exit code or None on timeout, stdout + stderr) of cmd, stopped after `limit` seconds."""
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=limit)
+        return r.returncode, r.stdout + r.stderr
+    except subprocess.TimeoutExpired as e:
+        text = lambda b: b.decode(errors="replace") if isinstance(b, bytes) else (b or "")
+        return None, text(e.stdout) + text(e.stderr) + f"\n(stopped after {limit:.0f} s)"
+
+
+def describe_exit(code):
+    if code is None:
+        return "stopped at its time limit"
+    if code < 0:
+        import signal
+        try:
+            return f"killed by signal {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+def pykeops_post_mortem(child, env, code, cache, deadline):
+    """What a failed pykeops child left: KeOps's build folder, and for a crash the native
+    backtrace (the child again under cuda-gdb, which debugs host code there; KINDS.md)."""
+    print(f"  pykeops| KeOps's build folder {cache}:", flush=True)
+    for root, _, files in os.walk(cache):
+        for f in sorted(files):
+            path = os.path.join(root, f)
+            print(f"  pykeops|   {os.path.relpath(path, cache)} ({os.path.getsize(path)} B)", flush=True)
+    debugger = next((d for d in ("cuda-gdb", "gdb") if shutil.which(d)), None)
+    left = deadline - time.time()
+    if code is None or code >= 0 or debugger is None or left < 30:
+        why = ("it did not crash" if code is None or code >= 0 else
+               "no cuda-gdb or gdb here" if debugger is None else f"{left:.0f} s left")
+        print(f"  pykeops| (no native backtrace: {why})", flush=True)
+        return
+    cmd = [debugger, "-batch", "-ex", "run", "-ex", "info sharedlibrary", "-ex", "bt 40", "--args"] + child
+    _, out = run_logged(cmd, env, min(left - 5, 120))
+    print(textwrap.indent("\n".join(out.splitlines()[-150:]), "  pykeops-gdb| "), flush=True)
 
 
 def main():

@@ -1,10 +1,16 @@
-// The 8 nearest neighbours: argkmin_reduction<8>(|x_i - y_j|^2), x, y in R^3.
-// KeOps: ArgKMin_Reduction(SqDist(X,Y),8,0), X=Vi(3) Y=Vj(3).
+// The 8 nearest neighbours: argkmin_reduction<8>(|x_i - y_j|^2), x, y in R^D
+// (SASS_D, default 3; 128 for cases.sh's argkmin8_d128, the width of the
+// PyTorch cdist + topk row of the scoreboard).
+// KeOps: ArgKMin_Reduction(SqDist(X,Y),8,0), X=Vi(D) Y=Vj(D).
 #include "kops_sass.hpp"
 
+#ifndef SASS_D
+#define SASS_D 3
+#endif
+
 namespace {
-constexpr auto x = kops::vi<0, 3>;
-constexpr auto y = kops::vj<1, 3>;
+constexpr auto x = kops::vi<0, SASS_D>;
+constexpr auto y = kops::vj<1, SASS_D>;
 constexpr auto knn = kops::argkmin_reduction<8>(kops::sqdist(x, y), kops::axis_j);
 } // namespace
 

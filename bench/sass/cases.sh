@@ -5,6 +5,7 @@ cases=(
   "gauss3|gauss.cu|-DSASS_D=3|float double half bfloat16"
   "gauss_grad3|gauss_grad.cu|"
   "argkmin8|argkmin.cu|"
+  "argkmin8_d128|argkmin.cu|-DSASS_D=128"
   "logsumexp3|logsumexp.cu|"
   "gauss64|gauss.cu|-DSASS_D=64|float double half"
   "gauss256|gauss.cu|-DSASS_D=256"

@@ -52,6 +52,7 @@ CASES = {
         gauss_aliases(3),
     ),
     "argkmin8": ("ArgKMin_Reduction(SqDist(X,Y),8,0)", ["X=Var(0,3,0)", "Y=Var(1,3,1)"]),
+    "argkmin8_d128": ("ArgKMin_Reduction(SqDist(X,Y),8,0)", ["X=Var(0,128,0)", "Y=Var(1,128,1)"]),
     "logsumexp3": (
         "Max_SumShiftExp_Reduction(-G*SqDist(X,Y),0)",
         ["X=Var(0,3,0)", "Y=Var(1,3,1)", "G=Var(2,1,2)"],
