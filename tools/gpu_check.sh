@@ -305,7 +305,7 @@ SAN_INITCHECK=${SAN_INITCHECK:-"[wide],[reductions]~[large],[hygiene],[solve]"}
 ORDER=(configure build peer_build scoreboard peers ctest memcheck peer_memcheck racecheck synccheck initcheck
        example example_direct bench graphs)
 DEFAULT_STEPS="configure build peer_build scoreboard peers ctest memcheck peer_memcheck racecheck synccheck initcheck"
-declare -A CAP=([configure]=90 [build]=300 [peer_build]=150 [scoreboard]=150 [peers]=90 [ctest]=120 [memcheck]=50
+declare -A CAP=([configure]=90 [build]=300 [peer_build]=150 [scoreboard]=200 [peers]=90 [ctest]=120 [memcheck]=50
                 [peer_memcheck]=40 [racecheck]=60 [synccheck]=40 [initcheck]=40 [example]=60
                 [example_direct]=40 [bench]=240 [graphs]=240)
 declare -A MINT=([configure]=0 [build]=0 [peer_build]=30 [scoreboard]=60 [peers]=20 [ctest]=20 [memcheck]=20
