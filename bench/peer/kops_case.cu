@@ -2,7 +2,7 @@
 // kops::cuda::eval in float and double, precision fast and accurate (the scheme
 // is the call's option). Built once per case from a generated wrapper that
 // defines PEER_CASE_NAME, PEER_CASE_ORDER, one of PEER_SOURCE_{gauss,gauss_grad,
-// argkmin,logsumexp} (cases.sh's source file) and cases.sh's extra defines
+// argkmin,logsumexp,attention} (cases.sh's source file) and cases.sh's extra defines
 // (SASS_D). The formulas are bench/sass's, written again here with the same
 // variable indices (bench/sass/*.cu instantiate without running).
 #include "peer.hpp"
@@ -37,12 +37,16 @@ constexpr int nargs = 5;
 constexpr auto red = kops::argkmin_reduction<8>(kops::sqdist(x, y), kops::axis_j);
 constexpr peer::kind kind = peer::kind::argkmin;
 constexpr int nargs = 2;
+#elif defined(PEER_SOURCE_attention)
+constexpr auto red = kops::sumsoftmaxweight_reduction(kops::pm<3, 1> * kops::dot(x, y), kops::vj<2, D>, kops::axis_j);
+constexpr peer::kind kind = peer::kind::attention;
+constexpr int nargs = 4;
 #elif defined(PEER_SOURCE_logsumexp)
 constexpr auto red = kops::logsumexp_reduction(-kops::pm<2, 1> * kops::sqdist(x, y), kops::axis_j);
 constexpr peer::kind kind = peer::kind::logsumexp;
 constexpr int nargs = 3;
 #else
-#error "kops_case.cu: define one of PEER_SOURCE_gauss, _gauss_grad, _argkmin, _logsumexp"
+#error "kops_case.cu: define one of PEER_SOURCE_gauss, _gauss_grad, _argkmin, _logsumexp, _attention"
 #endif
 
 template <class T, kops::precision P>

@@ -23,10 +23,12 @@
 
 namespace peer {
 
-enum class kind { gauss, gauss_grad, argkmin, logsumexp };
+// attention: sumsoftmaxweight_reduction(g <x_i, y_j>, v_j) (D-wide values v).
+enum class kind { gauss, gauss_grad, argkmin, logsumexp, attention };
 
 // The arguments of one call, device pointers in KeOps's variable order
-// (which is also kops's: bench/sass/keops_gen.py's aliases): x, y, b, g, e.
+// (which is also kops's: bench/sass/keops_gen.py's aliases): x, y, b, g, e
+// (attention: x, y, v, g).
 template <class T>
 struct call {
   std::int64_t rows = 0, cols = 0;

@@ -161,7 +161,7 @@ struct problem {
   const peer::kops_case& c;
   std::int64_t rows, cols;
   double g;
-  std::vector<T> x, y, b, e;
+  std::vector<T> x, y, b, e, v;  // v: attention's values, cols x D (else empty)
   std::vector<std::int64_t> sample;
   std::vector<double> val, mag;  // per sampled row: dimout values (argkmin: the 8 smallest |x - y|^2)
 
@@ -176,6 +176,7 @@ struct problem {
     fill(y, cols * c.dim, 0);
     fill(b, cols, 0.5);
     fill(e, rows, 0.5);
+    if (c.k == peer::kind::attention) fill(v, cols * c.dim, -0.5);
     const double work = double(cols) * c.dim;
     const auto samples = std::min<std::int64_t>(rows, std::clamp<std::int64_t>(std::int64_t(2e8 / work), 16, 256));
     for (std::int64_t s = 0; s < samples; ++s) sample.push_back(s * rows / samples);
@@ -184,6 +185,7 @@ struct problem {
   int dimout() const {
     switch (c.k) {
       case peer::kind::gauss_grad: return c.dim;
+      case peer::kind::attention: return c.dim;
       case peer::kind::argkmin: return 8;
       default: return 1;
     }
@@ -196,6 +198,11 @@ struct problem {
     }
     return s;
   }
+  double dot(std::int64_t i, std::int64_t j) const {
+    double s = 0;
+    for (int k = 0; k < c.dim; ++k) s += double(x[i * c.dim + k]) * double(y[j * c.dim + k]);
+    return s;
+  }
   void reference() {
     const int D = dimout();
     val.assign(sample.size() * D, 0);
@@ -203,9 +210,24 @@ struct problem {
     std::vector<double> d2(static_cast<std::size_t>(cols));
     for (std::size_t s = 0; s < sample.size(); ++s) {
       const std::int64_t i = sample[s];
-      for (std::int64_t j = 0; j < cols; ++j) d2[j] = sqdist(i, j);
       double* v = &val[s * D];
       double* m = &mag[s * D];
+      if (c.k == peer::kind::attention) {
+        // softmax_j(g <x_i, y_j>) weighted average of v_j; mag: of |v_j|.
+        double mx = -1e300, sum = 0;
+        for (std::int64_t j = 0; j < cols; ++j) mx = std::max(mx, d2[j] = g * dot(i, j));
+        for (std::int64_t j = 0; j < cols; ++j) {
+          const double w = std::exp(d2[j] - mx);
+          sum += w;
+          for (int k = 0; k < D; ++k) {
+            v[k] += w * double(this->v[j * D + k]);
+            m[k] += w * std::abs(double(this->v[j * D + k]));
+          }
+        }
+        for (int k = 0; k < D; ++k) v[k] /= sum, m[k] /= sum;
+        continue;
+      }
+      for (std::int64_t j = 0; j < cols; ++j) d2[j] = sqdist(i, j);
       if (c.k == peer::kind::argkmin) {
         std::vector<double> d = d2;
         std::partial_sort(d.begin(), d.begin() + 8, d.end());
@@ -240,7 +262,7 @@ struct problem {
 // argkmin: the distances at the returned indices against the k smallest, over
 // the 8th (near-ties may swap indices, never distances).
 double tolerance(peer::kind k, bool is_float) {
-  if (k == peer::kind::gauss || k == peer::kind::gauss_grad) return is_float ? 1e-4 : 1e-9;
+  if (k == peer::kind::gauss || k == peer::kind::gauss_grad || k == peer::kind::attention) return is_float ? 1e-4 : 1e-9;
   return is_float ? 1e-5 : 1e-11;
 }
 
@@ -470,7 +492,7 @@ struct runner {
     if (past_deadline(label)) return;
     const problem<T> p(c, rows, cols);
     const std::vector<T> gv{T(p.g)};
-    device_buffer<T> dx(p.x), dy(p.y), db(p.b), dg(gv), de(p.e), saved(static_cast<std::size_t>(rows));
+    device_buffer<T> dx(p.x), dy(p.y), db(p.b), dg(gv), de(p.e), dv(p.v), saved(static_cast<std::size_t>(rows));
     const bool is_float = std::is_same_v<T, float>;
     const double tol = tolerance(c.k, is_float);
     row base;
@@ -493,6 +515,7 @@ struct runner {
         case peer::kind::gauss_grad: table = {dx.p, dy.p, db.p, dg.p, de.p, saved.p}; break;
         case peer::kind::argkmin: table = {dx.p, dy.p}; break;
         case peer::kind::logsumexp: table = {dx.p, dy.p, dg.p}; break;
+        case peer::kind::attention: table = {dx.p, dy.p, dv.p, dg.p}; break;
       }
       if (int(table.size()) != k->nargs)
         kops::detail::fail("kops_peer: KeOps's kernel for %s takes %d arguments, expected %d", c.name.c_str(),
@@ -510,7 +533,8 @@ struct runner {
       T** argp = dtable.p;
       void* params[4] = {&nx, &ny, &outp, &argp};
       // One KeOps row: `launch` queues the kernel; the output back, LogSumExp's
-      // (max, sum) -> max + log(sum) on the host as pykeops does.
+      // (max, sum) -> max + log(sum) and SumSoftMaxWeight's (max, sum, sum v) ->
+      // sum v / sum on the host as pykeops does.
       auto keops_row = [&](const std::string& compiler, auto&& launch) {
         row r = base;
         r.impl = "KeOps " + k->map_reduce + " (" + compiler + ")";
@@ -525,6 +549,13 @@ struct runner {
           std::vector<double> lse(static_cast<std::size_t>(rows));
           for (std::int64_t i = 0; i < rows; ++i) lse[i] = keops_out[2 * i] + std::log(keops_out[2 * i + 1]);
           keops_out = std::move(lse);
+        }
+        if (c.k == peer::kind::attention) {
+          const int D = p.dimout(), W = D + 2;
+          std::vector<double> avg(static_cast<std::size_t>(rows) * D);
+          for (std::int64_t i = 0; i < rows; ++i)
+            for (int d = 0; d < D; ++d) avg[i * D + d] = keops_out[i * W + 2 + d] / keops_out[i * W + 1];
+          keops_out = std::move(avg);
         }
         keops_time = r.t.median;
         r.err = error(p, keops_out);
@@ -573,7 +604,10 @@ struct runner {
         call.in[0] = dx.p;
         call.in[1] = dy.p;
         if (c.k == peer::kind::logsumexp) call.in[2] = dg.p;
-        else {
+        else if (c.k == peer::kind::attention) {
+          call.in[2] = dv.p;
+          call.in[3] = dg.p;
+        } else {
           call.in[2] = db.p;
           call.in[3] = dg.p;
           call.in[4] = de.p;

@@ -12,8 +12,9 @@ Groups (in this order; --deadline stops starting new rows after S seconds):
   torch    PyTorch dense, the route users take without KeOps: the Gaussian sum
            (D = 3, 64; matmul expansion + exp + matvec, in row chunks that fit
            memory), kNN (torch.cdist + torch.topk, D = 3, 128), and
-           torch.nn.functional.scaled_dot_product_attention (head dim 64, 128;
-           float16, bfloat16, float32) on each backend that accepts the inputs
+           torch.nn.functional.scaled_dot_product_attention (one head of dim 64,
+           128, L = the size below; float16, bfloat16, float32) on each backend
+           that accepts the inputs
   pykeops  pykeops 2.3 end to end on torch tensors, in a subprocess (installed from
            --wheels with pip --no-index --target; CUDA 13's include/cccl on CPATH, the
            toolkit's lib64 and stubs on LIBRARY_PATH, a fresh KEOPS_CACHE_FOLDER): its
@@ -191,8 +192,10 @@ def dense(torch, rep, reps, deadline):
                 ("efficient", SDPBackend.EFFICIENT_ATTENTION), ("math", SDPBackend.MATH)]
     for dh in (64, 128):
         for dt in (torch.float16, torch.bfloat16, torch.float32):
-            L = 16384
-            q = torch.randn(1, 8, L, dh, device="cuda", dtype=dt)
+            # One head at kops_peer's size for the width (its attention64 row: one
+            # sumsoftmaxweight over L x L pairs); pairs/s = L^2 / time.
+            L = size_for(dh)
+            q = torch.randn(1, 1, L, dh, device="cuda", dtype=dt)
             k, v = torch.randn_like(q), torch.randn_like(q)
             for name, be in backends:
                 if time.time() > deadline:
@@ -206,8 +209,8 @@ def dense(torch, rep, reps, deadline):
                 except RuntimeError as e:
                     rep.skip(f"attention_dh{dh}", f"torch sdpa {name}", f"{str(dt)[6:]}: {str(e).splitlines()[0][:80]}")
                     continue
-                rep.row(f"attention_dh{dh}", str(dt)[6:], f"torch sdpa {name}", "8 heads", L, L, first, times,
-                        8 * L * L / statistics.median(times), "pairs/s")
+                rep.row(f"attention_dh{dh}", str(dt)[6:], f"torch sdpa {name}", "1 head", L, L, first, times,
+                        L * L / statistics.median(times), "pairs/s")
 
 
 PYKEOPS_CHILD = r"""

@@ -59,8 +59,9 @@ def main():
     for r in peers:
         if r["verdict"] != "ok":
             continue
-        case = {"argkmin8_d3": "argkmin8"}.get(r["case"], r["case"])
-        other.setdefault((case, r["dtype"], int(r["rows"])), {})[r["impl"]] = float(r["median_s"])
+        case = {"argkmin8_d3": "argkmin8", "attention_dh64": "attention64"}.get(r["case"], r["case"])
+        dtype = {"float32": "float"}.get(r["dtype"], r["dtype"])
+        other.setdefault((case, dtype, int(r["rows"])), {})[r["impl"]] = float(r["median_s"])
 
     out = [f"Scoreboard summary ({board[0]['device']}); times are medians in ms.", "",
            "| case | T | M = N | kops best (policy, scheme) | kops accurate | kops fast | KeOps kernel (nvrtc) | "

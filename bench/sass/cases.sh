@@ -10,5 +10,6 @@ cases=(
   "gauss64|gauss.cu|-DSASS_D=64|float double half"
   "gauss256|gauss.cu|-DSASS_D=256"
   "gauss1024|gauss.cu|-DSASS_D=1024"
+  "attention64|attention.cu|-DSASS_D=64"
   "gauss_grad784|gauss_grad.cu|-DSASS_D=784"
 )

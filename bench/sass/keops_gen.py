@@ -37,7 +37,7 @@ CUDA_BLOCK_SIZE = 192  # keopscore.config.cuda.CUDAConfig.set_cuda_block_size de
 SHARED_MEM_PER_BLOCK = 49152  # what keops_nvrtc.cpp reads from the device (48 KiB on sm_90)
 
 # case -> (reduction string, aliases). Variable indices and order are those of
-# the kops sources in this folder (gauss.cu, gauss_grad.cu, argkmin.cu, logsumexp.cu).
+# the kops sources in this folder (gauss.cu, gauss_grad.cu, argkmin.cu, logsumexp.cu, attention.cu).
 GAUSS = "Exp(-G*SqDist(X,Y))*B"
 
 
@@ -64,6 +64,11 @@ CASES = {
     "gauss64": (f"Sum_Reduction({GAUSS},0)", gauss_aliases(64)),
     "gauss256": (f"Sum_Reduction({GAUSS},0)", gauss_aliases(256)),
     "gauss1024": (f"Sum_Reduction({GAUSS},0)", gauss_aliases(1024)),
+    # pykeops' SumSoftMaxWeight: the (max, sum, sum v) reduction, divided on the host.
+    "attention64": (
+        "Max_SumShiftExpWeight_Reduction(G*(X|Y),0,Concat(IntCst(1),V))",
+        ["X=Var(0,64,0)", "Y=Var(1,64,1)", "V=Var(2,64,1)", "G=Var(3,1,2)"],
+    ),
 }
 NARGS = {"gauss_grad3": 6, "gauss_grad784": 6}  # the gradient adds the input gradient and the saved forward result
 
