@@ -7,12 +7,14 @@
 // cudaLaunchKernel), invisible in the cubin. So that the parser can report
 // them, they are exported here as a __device__ array per kernel_traits K,
 // kops_sass::launch_facts<K> = {dynamic shared bytes, tile, block, staged chunks, chunk width,
-// final chunks, final chunk width}, whose
+// final chunks, final chunk width, rows per thread}, whose
 // value sass_stats.py reads from the cubin's ELF (.nv.global.init) and whose K
 // it matches with that of reduce_kernel<K>. Nothing here changes the kernels.
 #pragma once
 
 #include <kops/cuda.hpp>
+
+#include <type_traits>
 
 #ifndef SASS_T
 #error "compile with -DSASS_T=float, double, kops::half or kops::bfloat16"
@@ -23,12 +25,21 @@
 #ifndef SASS_D
 #define SASS_D 3
 #endif
+// A tuned variant of the kernels (backends/cuda/kernel_traits.hpp: tuning<R, B>):
+// -DSASS_TUNE_R=2 -DSASS_TUNE_B=128 (cases.sh's variant_cases); default 1, 192.
+#ifndef SASS_TUNE_R
+#define SASS_TUNE_R 1
+#endif
+#ifndef SASS_TUNE_B
+#define SASS_TUNE_B 192
+#endif
 
 namespace kops_sass {
 
 using T = SASS_T;
 inline constexpr kops::precision prec = kops::precision::SASS_PREC;
 inline constexpr int D = SASS_D;
+using tune = kops::cuda::detail::tuning<SASS_TUNE_R, SASS_TUNE_B>;
 
 // Not const: a const variable has internal linkage, and its symbol a per-file prefix.
 // The fourth and fifth: the full chunks a tile runs through in the staged
@@ -55,11 +66,13 @@ constexpr unsigned long long final_chunk_width() {
   if constexpr (K::final_chunks) return (unsigned long long)K::final_plan::chunk;
   else return 0;
 }
+// The eighth: output rows per thread (K::rows_per_thread: a pair-loop
+// iteration evaluates that many pairs per tile element it reads).
 template <class K>
-__device__ unsigned long long launch_facts[7] = {K::shared_bytes,       (unsigned long long)K::tile,
+__device__ unsigned long long launch_facts[8] = {K::shared_bytes,       (unsigned long long)K::tile,
                                                  (unsigned long long)K::block, staged_chunks<K>(),
                                                  staged_chunk_width<K>(), final_chunks<K>(),
-                                                 final_chunk_width<K>()};
+                                                 final_chunk_width<K>(), (unsigned long long)K::rows_per_thread};
 
 // Instantiates launch_facts<K> for every kernel pass of Red (a chained
 // reduction has two: the first writes the compute type), K as the call's
@@ -71,19 +84,20 @@ void export_launch_facts() {
     export_launch_facts<Pol, typename Red::first, kops::detail::compute_t<T>>();
     export_launch_facts<Pol, typename Red::second, Out>();
   } else {
-    using K = kops::cuda::detail::pass_traits_t<Pol, Red, T, Out>;
+    using K = kops::cuda::detail::pass_traits_t<Pol, Red, T, Out, tune>;
     const volatile void* p = &launch_facts<K>;
     (void)p;
   }
 }
 
-// eval on device pointers: instantiates reduce_kernel<K> (GPU_1D and GPU_2D
-// pass 1) and gpu_2d_combine_kernel<K> for every pass, plus the launch facts
-// above.
+// eval on device pointers (detail::eval_tuned for a variant): instantiates
+// reduce_kernel<K> (GPU_1D and GPU_2D pass 1) and gpu_2d_combine_kernel<K>
+// for every pass, plus the launch facts above.
 template <class Red, class Out, class... Args>
 void instantiate(Red red, Out* out, const Args*... args) {
   export_launch_facts<kops::detail::call_policy_t<Red, T, prec>, Red, Out>();
-  kops::cuda::eval<prec>(red, 1000, 1000, out, args...);
+  if constexpr (std::is_same_v<tune, kops::cuda::detail::default_tuning>) kops::cuda::eval<prec>(red, 1000, 1000, out, args...);
+  else kops::cuda::detail::eval_tuned<tune, prec>(red, 1000, 1000, out, args...);
 }
 
 } // namespace kops_sass

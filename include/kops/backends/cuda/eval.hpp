@@ -37,7 +37,8 @@ namespace detail {
 // is one launch (GPU_1D, or GPU_2D and its combine) on opts.stream and
 // opts.device; a temporary is a stream-ordered device buffer. Tune: the dense
 // kernels' tuning (kernel_traits.hpp; default_tuning but in eval_tuned);
-// block-sparse passes keep the default (ranges.hpp: one row per thread).
+// block-sparse and batched passes keep the default (ranges.hpp: one row per
+// thread; batched variants are not tested).
 template <class Tune = default_tuning>
 struct basic_device_backend {
   using option_types = type_list<options, block_sparsity, batch>;
@@ -126,7 +127,7 @@ struct basic_device_backend {
   template <class Pol, class Red, bool Ranged, bool Batched = false, class T, class Out>
   bool launch_pass(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
     // 16-bit arrays: kernel_traits.hpp, stored_io
-    using K = pass_traits_t<Pol, Red, T, Out, std::conditional_t<Ranged, default_tuning, Tune>>;
+    using K = pass_traits_t<Pol, Red, T, Out, std::conditional_t<Ranged || Batched, default_tuning, Tune>>;
     typename K::args_type a{};
     for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
     typename K::batch_type s{};

@@ -9,6 +9,7 @@
 // walking one reduced index:
 //
 //   B = ceil(rows / block) row blocks, o = 32 (a block's start and its write)
+//   (a kernel tuned to R rows per thread, kernel_traits.hpp: B = ceil(rows / (R block)))
 //   GPU_1D  waves(B) * (cols + o)
 //   GPU_2D  waves(B * chunks) * (chunk + o)                          pass 1
 //           + 64                       the second launch and the scratch's allocation
