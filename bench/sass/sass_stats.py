@@ -33,6 +33,8 @@ THE HOT-LOOP HEURISTIC (see also docs/performance.md, "SASS analysis")
      nvcc unrolls KeOps' plain loop by itself, e.g. 4 or 16; 1 when not.)
      For kops, pair_bytes is the kernel's own dynamic shared bytes / tile,
      exported by kops_sass.hpp; for KeOps it is keopscore's dimy * sizeof(T).
+     When the loads of several bases together read each byte of their joint
+     span exactly once (copies of one base register), U counts that span.
      A kops kernel tuned to R rows per thread (register blocking) evaluates R
      pairs per j-record: U is multiplied by R (kops_sass.hpp exports R).
   4. Phases: a kernel may run several pair loops one after the other between
@@ -265,7 +267,18 @@ def loop_unroll(body, pair_bytes):
         spans[base] = (min(lo, off), max(hi, off + lds_width(ins.op)))
     if not spans or not pair_bytes:
         return 1
-    return max((hi - 1 - lo) // pair_bytes + 1 for lo, hi in spans.values())
+    u = max((hi - 1 - lo) // pair_bytes + 1 for lo, hi in spans.values())
+    # nvcc may address consecutive records through copies of one base register
+    # (kops' register blocking in double: [R14], [R14+0x10], [R32+0x20] ...):
+    # when the loads of every base together read each byte of their joint
+    # span exactly once, the span counts the records.
+    loads = [(lds_address(i.args), lds_width(i.op)) for i in body if i.base == "LDS"]
+    offs = sorted((a[1], a[1] + w) for a, w in loads if a is not None)
+    lo, hi = min(o[0] for o in offs), max(o[1] for o in offs)
+    disjoint = all(offs[k][1] <= offs[k + 1][0] for k in range(len(offs) - 1))
+    if disjoint and sum(e - b for b, e in offs) == hi - lo:
+        u = max(u, (hi - 1 - lo) // pair_bytes + 1)
+    return u
 
 
 def pair_cost(code, pair_bytes, explain=False, chunk_repeat=0, rows=1):
