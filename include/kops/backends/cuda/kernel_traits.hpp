@@ -196,18 +196,18 @@ struct kernel_traits {
   // Shared memory per block: at most 48 KiB, the limit every device grants
   // without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).
   static constexpr std::size_t max_shared_bytes = 48 * 1024;
-  // Threads per block = output rows per block. 192 as KeOps: 10 resident
-  // blocks (1920 threads) per SM on sm_80/sm_90 when registers allow.
+  // Threads per block (= output rows per block at one row per thread). 192 as
+  // KeOps: 10 resident blocks (1920 threads) per SM on sm_80/sm_90 when
+  // registers allow; Tune::threads (192 unless a tuning says otherwise).
   // (Row variables read whole stay in registers at every width: staging rows
   // wider than 256 bytes in shared memory, with blocks of 32-128 threads, was
   // tried and doubled the SASS instructions per pair of the D = 64 double and
   // D = 256 float Gaussians (one shared load per component per pair,
   // bench/sass) for the few local loads per pair it saved. Wide sums over
   // coordinates are chunked instead: gpu_formula_t, chunk_loop.hpp.)
-  // (Tune::threads: 192 unless a tuning says otherwise.)
   static constexpr int block = Tune::threads;
   // Output rows per thread (Tune::rows): R > 1 only for the plain pair loop
-  // (block_reduce.hpp: fold_range); chunked, staged and final-chunk formulas
+  // (block_reduce.hpp: fold_rows); chunked, staged and final-chunk formulas
   // fall back to one row per thread at compile time (their loops keep one
   // row's state: chunk_loop.hpp, final_chunks.hpp).
   static constexpr int rows_per_thread = chunked || staged || final_chunks ? 1 : Tune::rows;
