@@ -14,8 +14,6 @@
 
 #include <kops/cuda.hpp>
 
-#include <type_traits>
-
 #ifndef SASS_T
 #error "compile with -DSASS_T=float, double, kops::half or kops::bfloat16"
 #endif
@@ -26,12 +24,11 @@
 #define SASS_D 3
 #endif
 // A tuned variant of the kernels (backends/cuda/kernel_traits.hpp: tuning<R, B>):
-// -DSASS_TUNE_R=2 -DSASS_TUNE_B=128 (cases.sh's variant_cases); default 1, 192.
-#ifndef SASS_TUNE_R
-#define SASS_TUNE_R 1
-#endif
-#ifndef SASS_TUNE_B
-#define SASS_TUNE_B 192
+// -DSASS_TUNE_R=2 -DSASS_TUNE_B=128 (cases.sh's variant_cases). Without them
+// nothing here names the tuning, so that compare.sh can build the cases
+// against the include/ of revisions older than it.
+#if defined(SASS_TUNE_R) != defined(SASS_TUNE_B)
+#error "define both SASS_TUNE_R and SASS_TUNE_B, or neither"
 #endif
 
 namespace kops_sass {
@@ -39,7 +36,14 @@ namespace kops_sass {
 using T = SASS_T;
 inline constexpr kops::precision prec = kops::precision::SASS_PREC;
 inline constexpr int D = SASS_D;
+#if defined(SASS_TUNE_R)
 using tune = kops::cuda::detail::tuning<SASS_TUNE_R, SASS_TUNE_B>;
+template <class Pol, class Red, class Out>
+using traits_t = kops::cuda::detail::pass_traits_t<Pol, Red, T, Out, tune>;
+#else
+template <class Pol, class Red, class Out>
+using traits_t = kops::cuda::detail::pass_traits_t<Pol, Red, T, Out>;
+#endif
 
 // Not const: a const variable has internal linkage, and its symbol a per-file prefix.
 // The fourth and fifth: the full chunks a tile runs through in the staged
@@ -66,13 +70,19 @@ constexpr unsigned long long final_chunk_width() {
   if constexpr (K::final_chunks) return (unsigned long long)K::final_plan::chunk;
   else return 0;
 }
-// The eighth: output rows per thread (K::rows_per_thread: a pair-loop
-// iteration evaluates that many pairs per tile element it reads).
+// The eighth: output rows per thread (K::rows_per_thread, 1 before the
+// tuning existed: a pair-loop iteration evaluates that many pairs per tile
+// element it reads).
+template <class K>
+constexpr unsigned long long rows_per_thread() {
+  if constexpr (requires { K::rows_per_thread; }) return (unsigned long long)K::rows_per_thread;
+  else return 1;
+}
 template <class K>
 __device__ unsigned long long launch_facts[8] = {K::shared_bytes,       (unsigned long long)K::tile,
                                                  (unsigned long long)K::block, staged_chunks<K>(),
                                                  staged_chunk_width<K>(), final_chunks<K>(),
-                                                 final_chunk_width<K>(), (unsigned long long)K::rows_per_thread};
+                                                 final_chunk_width<K>(), rows_per_thread<K>()};
 
 // Instantiates launch_facts<K> for every kernel pass of Red (a chained
 // reduction has two: the first writes the compute type), K as the call's
@@ -84,7 +94,7 @@ void export_launch_facts() {
     export_launch_facts<Pol, typename Red::first, kops::detail::compute_t<T>>();
     export_launch_facts<Pol, typename Red::second, Out>();
   } else {
-    using K = kops::cuda::detail::pass_traits_t<Pol, Red, T, Out, tune>;
+    using K = traits_t<Pol, Red, Out>;
     const volatile void* p = &launch_facts<K>;
     (void)p;
   }
@@ -96,8 +106,11 @@ void export_launch_facts() {
 template <class Red, class Out, class... Args>
 void instantiate(Red red, Out* out, const Args*... args) {
   export_launch_facts<kops::detail::call_policy_t<Red, T, prec>, Red, Out>();
-  if constexpr (std::is_same_v<tune, kops::cuda::detail::default_tuning>) kops::cuda::eval<prec>(red, 1000, 1000, out, args...);
-  else kops::cuda::detail::eval_tuned<tune, prec>(red, 1000, 1000, out, args...);
+#if defined(SASS_TUNE_R)
+  kops::cuda::detail::eval_tuned<tune, prec>(red, 1000, 1000, out, args...);
+#else
+  kops::cuda::eval<prec>(red, 1000, 1000, out, args...);
+#endif
 }
 
 } // namespace kops_sass
