@@ -7,7 +7,10 @@
 // variable indices (bench/sass/*.cu instantiate without running).
 #include "peer.hpp"
 
+#include <string>
+#include <type_traits>
 #include <utility>
+#include <vector>
 
 #ifndef SASS_D
 #define SASS_D 3
@@ -49,17 +52,40 @@ constexpr int nargs = 3;
 #error "kops_case.cu: define one of PEER_SOURCE_gauss, _gauss_grad, _argkmin, _logsumexp, _attention"
 #endif
 
-template <class T, kops::precision P>
+// Tune: the kernels' tuning (kops::cuda::eval's own, or a variant's through detail::eval_tuned).
+template <class T, kops::precision P, class Tune = kops::cuda::detail::default_tuning>
 void run(const peer::call<T>& c) {
   using out_t = std::conditional_t<kind == peer::kind::argkmin, std::int64_t, T>;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
-    kops::cuda::eval<P>(red, c.rows, c.cols, static_cast<out_t*>(c.out), c.in[I]..., c.opts);
+    if constexpr (std::is_same_v<Tune, kops::cuda::detail::default_tuning>)
+      kops::cuda::eval<P>(red, c.rows, c.cols, static_cast<out_t*>(c.out), c.in[I]..., c.opts);
+    else
+      kops::cuda::detail::eval_tuned<Tune, P>(red, c.rows, c.cols, static_cast<out_t*>(c.out), c.in[I]..., c.opts);
   }(std::make_index_sequence<nargs>{});
 }
 
 using kops::precision;
+
+template <int R, int B>
+peer::kops_variant variant() {
+  using tune = kops::cuda::detail::tuning<R, B>;
+  return {"r" + std::to_string(R) + "b" + std::to_string(B), &run<float, precision::fast, tune>,
+          &run<double, precision::fast, tune>};
+}
+
+// The tuned variants timed beside the default (docs/cuda.md, "Tuning"): the
+// 3-D Gaussian sum only (each variant is four more kernels to compile).
+std::vector<peer::kops_variant> variants() {
+#if defined(PEER_SOURCE_gauss) && SASS_D == 3
+  return {variant<2, 192>(), variant<4, 192>(), variant<1, 128>(), variant<1, 256>(), variant<2, 256>()};
+#else
+  return {};
+#endif
+}
+
 const peer::add_case registered{peer::kops_case{PEER_CASE_NAME, PEER_CASE_ORDER, kind, D, nargs,
                                                 &run<float, precision::fast>, &run<float, precision::accurate>,
-                                                &run<double, precision::fast>, &run<double, precision::accurate>}};
+                                                &run<double, precision::fast>, &run<double, precision::accurate>,
+                                                variants()}};
 
 } // namespace

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace peer {
 
@@ -40,6 +41,15 @@ struct call {
 template <class T>
 using kops_runner = void (*)(const call<T>&);
 
+// A tuned variant of a case's kernels (backends/cuda/kernel_traits.hpp:
+// tuning<R, B>), fast policy, through kops::cuda::detail::eval_tuned: timed
+// beside the default by kops_peer --variants.
+struct kops_variant {
+  std::string name;  // "rRbB"
+  kops_runner<float> f_fast = nullptr;
+  kops_runner<double> d_fast = nullptr;
+};
+
 // One formula of the set, on the kops side.
 struct kops_case {
   std::string name;  // bench/sass/cases.sh's case name
@@ -49,6 +59,7 @@ struct kops_case {
   int kops_nargs = 0;  // arguments of kops's eval (x, y, b, g, e: a prefix)
   kops_runner<float> f_fast = nullptr, f_accurate = nullptr;
   kops_runner<double> d_fast = nullptr, d_accurate = nullptr;
+  std::vector<kops_variant> variants;  // compiled for gauss3 (kops_case.cu)
 };
 
 // KeOps's generated kernel: GpuConv1DOnDevice(nx, ny, out, arg_ptrs), renamed.

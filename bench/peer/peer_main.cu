@@ -17,7 +17,10 @@
 //           timing: pykeops uploads it on every call); LogSumExp's (max, sum)
 //           pair turned into max + log(sum) on the host, as pykeops does
 //   kops    kops::cuda::eval, precision accurate and fast, scheme automatic,
-//           gpu_1d and gpu_2d
+//           gpu_1d and gpu_2d; then (--variants) the case's tuned variants
+//           (backends/cuda/kernel_traits.hpp: tuning<R, B>, R rows per thread,
+//           B threads per block; kops_case.cu: gauss3's), fast policy, gpu_1d
+//           and gpu_2d, policy column "fast rRbB"
 // each timed with CUDA events (warm-up calls, then the median of --reps), and
 // checked against a double-precision reference on sampled rows (value and
 // tolerance per family: see tolerance() below), kops also against KeOps on
@@ -30,12 +33,14 @@
 //
 // usage: kops_peer [--cases a,b] [--types float,double] [--size N | --rows M --cols N]
 //                  [--reps R] [--warm W] [--max-seconds S] [--headline] [--deadline S] [--csv FILE] [--md FILE]
+//                  [--variants a,b | all | none]
 //   --reps, --warm  timed calls (median kept) and untimed ones before them, the first
 //               call (its wall time reported) included (GPU: 7 and 1; emulated: 1 and 0);
 //               --max-seconds (GPU: 2) caps the calls of one row
 //   --size      rows = cols = N for every case (default: per case, see default_size)
 //   --headline  first, the 3-D Gaussian sum, float, at M = N = 1e6 (KeOps, kops auto)
 //   --deadline  stop starting new runs after S seconds (rows not run are listed)
+//   --variants  the cases whose tuned variants run (default gauss3, the one case that has them)
 // Exit: 0 all agree; 1 a disagreement or an error; 77 KeOps's kernels missing
 // (keopscore could not be had at build time: kops was still checked).
 #include "peer.hpp"
@@ -67,7 +72,7 @@ constexpr bool emulated = false;
 #endif
 
 struct options {
-  std::set<std::string> cases, types{"float", "double"};
+  std::set<std::string> cases, types{"float", "double"}, variants{"gauss3"};
   std::int64_t rows = 0, cols = 0;
   int reps = emulated ? 1 : 7, warm = emulated ? 0 : 1;
   bool headline = false;
@@ -78,7 +83,8 @@ struct options {
 [[noreturn]] void usage(const std::string& msg) {
   std::fprintf(stderr,
                "kops_peer: %s\nusage: kops_peer [--cases a,b] [--types float,double] [--size N | --rows M --cols N] "
-               "[--reps R] [--warm W] [--max-seconds S] [--headline] [--deadline S] [--csv FILE] [--md FILE]\n",
+               "[--reps R] [--warm W] [--max-seconds S] [--headline] [--deadline S] [--csv FILE] [--md FILE] "
+               "[--variants a,b | all | none]\n",
                msg.c_str());
   std::exit(2);
 }
@@ -116,6 +122,7 @@ options parse(int argc, char** argv) {
     else if (s == "--max-seconds") o.max_seconds = std::atof(value().c_str());
     else if (s == "--csv") o.csv = value();
     else if (s == "--md") o.md = value();
+    else if (s == "--variants") o.variants = split(value());
     else usage(s == "-h" || s == "--help" ? "help" : "unknown option " + s);
   }
   for (const auto& t : o.types)
@@ -585,8 +592,55 @@ struct runner {
 #endif
     }
 
-    // ---- kops
+    // ---- kops: one row of runner fn (its `policy` column) under scheme s
     using kops::cuda::scheme;
+    auto kops_row = [&](const peer::kops_runner<T> fn, const std::string& policy, const scheme s) {
+      const int dimout = p.dimout();
+      std::vector<double> host;
+      timing t;
+      peer::call<T> call;
+      call.rows = rows;
+      call.cols = cols;
+      call.in[0] = dx.p;
+      call.in[1] = dy.p;
+      if (c.k == peer::kind::logsumexp) call.in[2] = dg.p;
+      else if (c.k == peer::kind::attention) {
+        call.in[2] = dv.p;
+        call.in[3] = dg.p;
+      } else {
+        call.in[2] = db.p;
+        call.in[3] = dg.p;
+        call.in[4] = de.p;
+      }
+      call.opts.scheme = s;
+      if (c.k == peer::kind::argkmin) {
+        device_buffer<std::int64_t> out(std::size_t(rows) * dimout);
+        call.out = out.p;
+        t = time_calls([&] { fn(call); }, opt.warm, opt.reps, opt.max_seconds);
+        host = as_double(out.host());
+      } else {
+        device_buffer<T> out(std::size_t(rows) * dimout);
+        call.out = out.p;
+        t = time_calls([&] { fn(call); }, opt.warm, opt.reps, opt.max_seconds);
+        host = as_double(out.host());
+      }
+      row r = base;
+      r.impl = "kops";
+      r.policy = policy;
+      r.scheme = kops::cuda::to_string(s);
+      r.launch = "kops";
+      r.t = t;
+      r.err = error(p, host);
+      r.ok = r.err <= tol;
+      if (!keops_out.empty()) {
+        r.vs_keops = difference(c.k, host, keops_out);
+        r.speedup = keops_time / std::max(t.median, 1e-12);
+        // Both are within tol of the exact sums on the sampled rows; on every
+        // row they may differ by both errors (argkmin: near-ties, reported only).
+        if (c.k != peer::kind::argkmin && !(r.vs_keops <= 2 * tol)) r.ok = false;
+      }
+      rep.add(r);
+    };
     for (const bool fast : {false, true}) {
       const peer::kops_runner<T> fn = [&] {
         if constexpr (std::is_same_v<T, float>) return fast ? c.f_fast : c.f_accurate;
@@ -595,53 +649,17 @@ struct runner {
       for (const scheme s : {scheme::automatic, scheme::gpu_1d, scheme::gpu_2d}) {
         if (headline && s != scheme::automatic) continue;
         if (past_deadline(label + " kops")) return;
-        const int dimout = p.dimout();
-        std::vector<double> host;
-        timing t;
-        peer::call<T> call;
-        call.rows = rows;
-        call.cols = cols;
-        call.in[0] = dx.p;
-        call.in[1] = dy.p;
-        if (c.k == peer::kind::logsumexp) call.in[2] = dg.p;
-        else if (c.k == peer::kind::attention) {
-          call.in[2] = dv.p;
-          call.in[3] = dg.p;
-        } else {
-          call.in[2] = db.p;
-          call.in[3] = dg.p;
-          call.in[4] = de.p;
-        }
-        call.opts.scheme = s;
-        if (c.k == peer::kind::argkmin) {
-          device_buffer<std::int64_t> out(std::size_t(rows) * dimout);
-          call.out = out.p;
-          t = time_calls([&] { fn(call); }, opt.warm, opt.reps, opt.max_seconds);
-          host = as_double(out.host());
-        } else {
-          device_buffer<T> out(std::size_t(rows) * dimout);
-          call.out = out.p;
-          t = time_calls([&] { fn(call); }, opt.warm, opt.reps, opt.max_seconds);
-          host = as_double(out.host());
-        }
-        row r = base;
-        r.impl = "kops";
-        r.policy = fast ? "fast" : "accurate";
-        r.scheme = kops::cuda::to_string(s);
-        r.launch = "kops";
-        r.t = t;
-        r.err = error(p, host);
-        r.ok = r.err <= tol;
-        if (!keops_out.empty()) {
-          r.vs_keops = difference(c.k, host, keops_out);
-          r.speedup = keops_time / std::max(t.median, 1e-12);
-          // Both are within tol of the exact sums on the sampled rows; on every
-          // row they may differ by both errors (argkmin: near-ties, reported only).
-          if (c.k != peer::kind::argkmin && !(r.vs_keops <= 2 * tol)) r.ok = false;
-        }
-        rep.add(r);
+        kops_row(fn, fast ? "fast" : "accurate", s);
       }
     }
+    // The tuned variants (file comment), beside the default's fast rows.
+    if (headline || opt.variants.count("none") || !(opt.variants.count("all") || opt.variants.count(c.name))) return;
+    for (const peer::kops_variant& v : c.variants)
+      for (const scheme s : {scheme::gpu_1d, scheme::gpu_2d}) {
+        if (past_deadline(label + " kops " + v.name)) return;
+        if constexpr (std::is_same_v<T, float>) kops_row(v.f_fast, "fast " + v.name, s);
+        else kops_row(v.d_fast, "fast " + v.name, s);
+      }
   }
 };
 

@@ -7,7 +7,7 @@
 // cudaLaunchKernel), invisible in the cubin. So that the parser can report
 // them, they are exported here as a __device__ array per kernel_traits K,
 // kops_sass::launch_facts<K> = {dynamic shared bytes, tile, block, staged chunks, chunk width,
-// final chunks, final chunk width}, whose
+// final chunks, final chunk width, rows per thread}, whose
 // value sass_stats.py reads from the cubin's ELF (.nv.global.init) and whose K
 // it matches with that of reduce_kernel<K>. Nothing here changes the kernels.
 #pragma once
@@ -23,12 +23,27 @@
 #ifndef SASS_D
 #define SASS_D 3
 #endif
+// A tuned variant of the kernels (backends/cuda/kernel_traits.hpp: tuning<R, B>):
+// -DSASS_TUNE_R=2 -DSASS_TUNE_B=128 (cases.sh's variant_cases). Without them
+// nothing here names the tuning, so that compare.sh can build the cases
+// against the include/ of revisions older than it.
+#if defined(SASS_TUNE_R) != defined(SASS_TUNE_B)
+#error "define both SASS_TUNE_R and SASS_TUNE_B, or neither"
+#endif
 
 namespace kops_sass {
 
 using T = SASS_T;
 inline constexpr kops::precision prec = kops::precision::SASS_PREC;
 inline constexpr int D = SASS_D;
+#if defined(SASS_TUNE_R)
+using tune = kops::cuda::detail::tuning<SASS_TUNE_R, SASS_TUNE_B>;
+template <class Pol, class Red, class Out>
+using traits_t = kops::cuda::detail::pass_traits_t<Pol, Red, T, Out, tune>;
+#else
+template <class Pol, class Red, class Out>
+using traits_t = kops::cuda::detail::pass_traits_t<Pol, Red, T, Out>;
+#endif
 
 // Not const: a const variable has internal linkage, and its symbol a per-file prefix.
 // The fourth and fifth: the full chunks a tile runs through in the staged
@@ -55,11 +70,19 @@ constexpr unsigned long long final_chunk_width() {
   if constexpr (K::final_chunks) return (unsigned long long)K::final_plan::chunk;
   else return 0;
 }
+// The eighth: output rows per thread (K::rows_per_thread, 1 before the
+// tuning existed: a pair-loop iteration evaluates that many pairs per tile
+// element it reads).
 template <class K>
-__device__ unsigned long long launch_facts[7] = {K::shared_bytes,       (unsigned long long)K::tile,
+constexpr unsigned long long rows_per_thread() {
+  if constexpr (requires { K::rows_per_thread; }) return (unsigned long long)K::rows_per_thread;
+  else return 1;
+}
+template <class K>
+__device__ unsigned long long launch_facts[8] = {K::shared_bytes,       (unsigned long long)K::tile,
                                                  (unsigned long long)K::block, staged_chunks<K>(),
                                                  staged_chunk_width<K>(), final_chunks<K>(),
-                                                 final_chunk_width<K>()};
+                                                 final_chunk_width<K>(), rows_per_thread<K>()};
 
 // Instantiates launch_facts<K> for every kernel pass of Red (a chained
 // reduction has two: the first writes the compute type), K as the call's
@@ -71,19 +94,23 @@ void export_launch_facts() {
     export_launch_facts<Pol, typename Red::first, kops::detail::compute_t<T>>();
     export_launch_facts<Pol, typename Red::second, Out>();
   } else {
-    using K = kops::cuda::detail::pass_traits_t<Pol, Red, T, Out>;
+    using K = traits_t<Pol, Red, Out>;
     const volatile void* p = &launch_facts<K>;
     (void)p;
   }
 }
 
-// eval on device pointers: instantiates reduce_kernel<K> (GPU_1D and GPU_2D
-// pass 1) and gpu_2d_combine_kernel<K> for every pass, plus the launch facts
-// above.
+// eval on device pointers (detail::eval_tuned for a variant): instantiates
+// reduce_kernel<K> (GPU_1D and GPU_2D pass 1) and gpu_2d_combine_kernel<K>
+// for every pass, plus the launch facts above.
 template <class Red, class Out, class... Args>
 void instantiate(Red red, Out* out, const Args*... args) {
   export_launch_facts<kops::detail::call_policy_t<Red, T, prec>, Red, Out>();
+#if defined(SASS_TUNE_R)
+  kops::cuda::detail::eval_tuned<tune, prec>(red, 1000, 1000, out, args...);
+#else
   kops::cuda::eval<prec>(red, 1000, 1000, out, args...);
+#endif
 }
 
 } // namespace kops_sass

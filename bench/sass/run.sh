@@ -7,7 +7,8 @@
 #    nvidia-cuda-nvdisasm 13.2.x (the disassemblers; nvcc 13.0 has none here) and
 #    keopscore 2.3 (pure Python; generates KeOps' CUDA source).
 # 2. kops: the sources of bench/sass/ (gauss.cu, gauss_grad.cu, argkmin.cu,
-#    logsumexp.cu) in float and double, precision fast and accurate, each compiled
+#    logsumexp.cu; cases.sh's cases and the tuned variants of variant_cases)
+#    in float and double, precision fast and accurate, each compiled
 #    with  nvcc -cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr
 #    -I include  (+ -Xptxas -v for registers, stack, spills).
 # 3. keopscore: the same formulas, its generated source (keops_gen.py) compiled
@@ -70,7 +71,7 @@ flags=(-cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr)
 
 jobfile=$out/jobs.txt
 : >"$jobfile"
-for c in "${cases[@]}"; do
+for c in "${cases[@]}" "${variant_cases[@]}"; do
   IFS='|' read -r name src defs types <<<"$c"
   for t in ${types:-float double}; do
     case $t in half | bfloat16) ct=kops::$t ;; *) ct=$t ;; esac

@@ -33,6 +33,10 @@ THE HOT-LOOP HEURISTIC (see also docs/performance.md, "SASS analysis")
      nvcc unrolls KeOps' plain loop by itself, e.g. 4 or 16; 1 when not.)
      For kops, pair_bytes is the kernel's own dynamic shared bytes / tile,
      exported by kops_sass.hpp; for KeOps it is keopscore's dimy * sizeof(T).
+     When the loads of several bases together read each byte of their joint
+     span exactly once (copies of one base register), U counts that span.
+     A kops kernel tuned to R rows per thread (register blocking) evaluates R
+     pairs per j-record: U is multiplied by R (kops_sass.hpp exports R).
   4. Phases: a kernel may run several pair loops one after the other between
      __syncthreads (KeOps' chunked mode for large D: one loop per chunk of 64
      dims, then one for the rest of the formula).  Pair loops are grouped by
@@ -113,6 +117,23 @@ CASE_LABEL = {
     "gauss_grad784": "Gaussian sum gradient w.r.t. x, D=784",
 }
 CASE_ORDER = list(CASE_LABEL)
+# A tuned variant of a case (cases.sh's variant_cases, backends/cuda/
+# kernel_traits.hpp: tuning<R, B>): CASE_rRbB, listed after CASE.
+VARIANT = re.compile(r"^(.*)_r(\d+)b(\d+)$")
+
+
+def case_label(case):
+    m = VARIANT.match(case)
+    if m and m.group(1) in CASE_LABEL:
+        return f"{CASE_LABEL[m.group(1)]} (R={m.group(2)}, B={m.group(3)})"
+    return CASE_LABEL[case]
+
+
+def case_order(case):
+    m = VARIANT.match(case)
+    if m and m.group(1) in CASE_LABEL:
+        return (CASE_ORDER.index(m.group(1)), int(m.group(2)), int(m.group(3)))
+    return (CASE_ORDER.index(case), 0, 0)
 # keopscore kernels whose pair loops the heuristic does not model: no
 # instructions per pair (the table shows a dash, the targets leave them out).
 KEOPS_NOT_MODELED = {
@@ -246,15 +267,27 @@ def loop_unroll(body, pair_bytes):
         spans[base] = (min(lo, off), max(hi, off + lds_width(ins.op)))
     if not spans or not pair_bytes:
         return 1
-    return max((hi - 1 - lo) // pair_bytes + 1 for lo, hi in spans.values())
+    u = max((hi - 1 - lo) // pair_bytes + 1 for lo, hi in spans.values())
+    # nvcc may address consecutive records through copies of one base register
+    # (kops' register blocking in double: [R14], [R14+0x10], [R32+0x20] ...):
+    # when the loads of every base together read each byte of their joint
+    # span exactly once, the span counts the records.
+    loads = [(lds_address(i.args), lds_width(i.op)) for i in body if i.base == "LDS"]
+    offs = sorted((a[1], a[1] + w) for a, w in loads if a is not None)
+    lo, hi = min(o[0] for o in offs), max(o[1] for o in offs)
+    disjoint = all(offs[k][1] <= offs[k + 1][0] for k in range(len(offs) - 1))
+    if disjoint and sum(e - b for b, e in offs) == hi - lo:
+        u = max(u, (hi - 1 - lo) // pair_bytes + 1)
+    return u
 
 
-def pair_cost(code, pair_bytes, explain=False, chunk_repeat=0):
+def pair_cost(code, pair_bytes, explain=False, chunk_repeat=0, rows=1):
     """(per-pair Counter along the hot path, per-pair static Counter, loop notes).
     explain: print the main loops, '*' marking the instructions on the hot path.
     chunk_repeat: KeOps' chunked mode kept as a run-time loop over all chunks but
     the last (rule 4): a main loop inside two others (that loop and the tile
-    loop) counts chunk_repeat times."""
+    loop) counts chunk_repeat times. rows: output rows per thread (kops' register
+    blocking): each j-record read serves that many pairs."""
     every = find_loops(code)
     loops = innermost(every)
     barriers = [ins.addr for ins in code if ins.base == "BAR"]
@@ -263,7 +296,7 @@ def pair_cost(code, pair_bytes, explain=False, chunk_repeat=0):
         body = [ins for ins in code if s <= ins.addr <= e]
         if not any(ins.base == "LDS" for ins in body):
             continue
-        u = loop_unroll(body, pair_bytes)
+        u = loop_unroll(body, pair_bytes) * rows
         phase = sum(1 for b in barriers if b < s)
         groups.setdefault(phase, []).append((u, len(body), s, e, body))
     per_pair, static, notes = Counter(), Counter(), []
@@ -511,7 +544,7 @@ def analyse(build, explain=None):
         for s, raw in symbols.items():
             if "launch_facts" in s:
                 k = template_arg(names[s], "kops_sass::launch_facts")
-                facts[k] = struct.unpack("<7Q", raw[:56])
+                facts[k] = struct.unpack("<8Q", raw[:64])
         if not funcs:
             fail(f"{path}.sass: no kernel")
         size = 8 if meta["dtype"] == "double" else 4  # half, bfloat16: evaluated in float
@@ -527,14 +560,15 @@ def analyse(build, explain=None):
                     k = template_arg(dem, "kops::cuda::detail::gpu_2d_combine_kernel")
                 else:
                     kind, k = "other", None
-                dyn, tile, block, chunks, width, fchunks, fwidth = facts.get(k, (0,) * 7) if kind == "reduce" else (0,) * 7
+                dyn, tile, block, chunks, width, fchunks, fwidth, rows_per_thread = (
+                    facts.get(k, (0,) * 8) if kind == "reduce" else (0,) * 8)
                 if kind == "reduce" and k not in facts:
                     fail(f"{stem}: no kops_sass::launch_facts for the kernel {dem[:200]}...")
                 pair_bytes = dyn // tile if tile else 0
                 if kind == "combine":
-                    block = facts.get(k, (0,) * 7)[2]
+                    block = facts.get(k, (0,) * 8)[2]
             else:
-                chunks, tile, fchunks = 0, 0, 0
+                chunks, tile, fchunks, rows_per_thread = 0, 0, 0, 1
                 kind = "reduce" if mangled.startswith("GpuConv1D") else "other"
                 dyn, block, pair_bytes = meta["dynamic_shared_bytes"], meta["block"], meta["pair_bytes"]
             if kind == "reduce":
@@ -574,7 +608,8 @@ def analyse(build, explain=None):
                     per, static, notes = staged_pair_cost(code, tile, phases, explain=bool(explain))
                 else:
                     repeat = max(0, meta.get("chunks", 0) - 1) if meta["impl"] == "keopscore" else 0
-                    per, static, notes = pair_cost(code, pair_bytes, explain=bool(explain), chunk_repeat=repeat)
+                    per, static, notes = pair_cost(code, pair_bytes, explain=bool(explain), chunk_repeat=repeat,
+                                                   rows=max(1, rows_per_thread))
                 if not per:
                     fail(f"{stem}: found no pair loop in {dem[:200]}")
                 instr = sum(per.values())
@@ -615,7 +650,7 @@ def sort_key(r):
     impl = {"kops": 0, "keopscore": 1}[r["impl"]]
     prec = {"fast": 0, "accurate": 1}[r["precision"]]
     dtype = {"float": 0, "half": 1, "bfloat16": 2, "double": 3}[r["dtype"]]
-    return (CASE_ORDER.index(r["case"]), dtype, impl, prec, r["kernel"], r["stem"])
+    return (case_order(r["case"]), dtype, impl, prec, r["kernel"], r["stem"])
 
 
 def fmt(x, nd=1):
@@ -637,7 +672,7 @@ def table(rows):
             continue
         prec = r["precision"] if r["impl"] == "kops" else "fast-math"
         out.append(
-            f"| {CASE_LABEL[r['case']]} | {r['impl']} | {r['dtype']} | {prec} | {r['regs']} "
+            f"| {case_label(r['case'])} | {r['impl']} | {r['dtype']} | {prec} | {r['regs']} "
             f"| {r['spill_stores']}/{r['spill_loads']} | {r['stack']} "
             f"| {r['static_shared'] + r['dynamic_shared']} | {r['occupancy']:.0%} "
             + (
@@ -684,7 +719,7 @@ def targets(rows):
         + ("**met**." if not worse else f"**not met** for {len(worse)}: " + "; ".join(worse) + ".")
     )
     spills = [
-        f"{CASE_LABEL[r['case']]} {r['dtype']} {r['precision']} ({r['spill_stores']}/{r['spill_loads']} B)"
+        f"{case_label(r['case'])} {r['dtype']} {r['precision']} ({r['spill_stores']}/{r['spill_loads']} B)"
         for r in red
         if r["impl"] == "kops" and (r["spill_stores"] or r["spill_loads"])
     ]

@@ -37,21 +37,21 @@ __device__ KOPS_INLINE void load_row(tile_context<K>& ctx, const typename K::arg
   }
 }
 
-// acc <- acc followed by the terms [jb, je), tile by tile (file comment).
+// acc[r] <- acc[r] followed by the terms [jb, je) of the thread's R rows
+// (ctx[r]), tile by tile (file comment): each tile element is read from shared
+// memory once for the R rows (register blocking, kernel_traits.hpp: tuning).
+// `valid`: the thread's first row is; its other rows are then evaluated
+// whether valid or not (the caller points a row past the end at the first
+// row's variables and drops its result), so the pair loop has no branch per row.
 // `tiles_unflushed` carries the flush count of a summation scheme from one
-// range to the next (a block-sparse row walks several).
-template <class K, class Acc>
-__device__ KOPS_INLINE void fold_range(Acc& acc, tile_context<K>& ctx, int& tiles_unflushed,
-                                       const typename K::args_type& a, bool valid, std::int64_t jb, std::int64_t je) {
+// range to the next (a block-sparse row walks several). Not staged.
+template <class K, int R, class Acc>
+__device__ KOPS_INLINE void fold_rows(Acc* acc, tile_context<K>* ctx, int& tiles_unflushed,
+                                      const typename K::args_type& a, bool valid, std::int64_t jb, std::int64_t je) {
   using T = typename K::value_type;
   using Math = typename K::math;
   using F = typename K::formula;
   using Op = typename K::op;
-  if constexpr (K::staged) {
-    fold_range_staged<K>(acc, ctx, tiles_unflushed, a, valid, jb, je);
-    return;
-  }
-
   T* tile = shared_tile<T>();
   // A narrow tile row is copied to registers before the formula reads it, so
   // that nothing in the formula (an inline-asm exp2 of the fast policy, which
@@ -64,6 +64,8 @@ __device__ KOPS_INLINE void fold_range(Acc& acc, tile_context<K>& ctx, int& tile
     if constexpr (kops::detail::caller_flushes_v<Op>) return Op::flush_every >= K::tile ? int(Op::flush_every / K::tile) : 1;
     else return 0;
   }();
+  // K::unroll pairs per iteration for one row; R rows share them (as many evaluations in flight).
+  constexpr int unroll = K::unroll / R > 1 ? K::unroll / R : 1;
   for (std::int64_t j0 = jb; j0 < je; j0 += K::tile) {
     const int len = je - j0 < K::tile ? int(je - j0) : K::tile;
     if constexpr (K::red_dims > 0) {
@@ -72,26 +74,39 @@ __device__ KOPS_INLINE void fold_range(Acc& acc, tile_context<K>& ctx, int& tile
       __syncthreads();
     }
     if (valid) {
-#pragma unroll(K::unroll)
+#pragma unroll(unroll)
       for (int jj = 0; jj < len; ++jj) {
+        const T* red = tile + jj * K::red_dims;
         if constexpr (K::stage_red) {
 #pragma unroll
           for (int k = 0; k < K::red_dims; ++k) staged[k] = tile[jj * K::red_dims + k];
-          ctx.red = staged;
-        } else {
-          ctx.red = tile + jj * K::red_dims;
+          red = staged;
         }
-        if constexpr (K::chunked) ctx.chunk.red = j0 + jj;
-        Op::template accumulate<Math>(acc, F::eval(ctx), Math::template index<T>(j0 + jj));
+#pragma unroll
+        for (int r = 0; r < R; ++r) {
+          ctx[r].red = red;
+          if constexpr (K::chunked) ctx[r].chunk.red = j0 + jj;
+          Op::template accumulate<Math>(acc[r], F::eval(ctx[r]), Math::template index<T>(j0 + jj));
+        }
       }
       if constexpr (flush_tiles > 0) {
         if (++tiles_unflushed == flush_tiles) {
           tiles_unflushed = 0;
-          Op::template flush<Math>(acc);
+#pragma unroll
+          for (int r = 0; r < R; ++r) Op::template flush<Math>(acc[r]);
         }
       }
     }
   }
+}
+
+// acc <- acc followed by the terms [jb, je) of one row, tile by tile (fold_rows,
+// or the staged loop of chunk_loop.hpp).
+template <class K, class Acc>
+__device__ KOPS_INLINE void fold_range(Acc& acc, tile_context<K>& ctx, int& tiles_unflushed,
+                                       const typename K::args_type& a, bool valid, std::int64_t jb, std::int64_t je) {
+  if constexpr (K::staged) fold_range_staged<K>(acc, ctx, tiles_unflushed, a, valid, jb, je);
+  else fold_rows<K, 1>(&acc, &ctx, tiles_unflushed, a, valid, jb, je);
 }
 
 // The arguments of batch b (kernel_traits.hpp: batch_strides).
@@ -110,12 +125,18 @@ __device__ KOPS_INLINE P* batch_at(P* p, std::int64_t b, std::int64_t stride) {
   return p != nullptr ? p + b * stride : p;
 }
 
+// The accumulator of an empty fold over [jb, je), init(jb), or init(-1) for an empty range.
+template <class K>
+__device__ KOPS_INLINE typename K::acc_type range_init(std::int64_t jb, std::int64_t je) {
+  return K::op::template init<typename K::math, typename K::value_type, K::formula::dim>(jb < je ? jb : -1);
+}
+
 template <class K>
 __device__ KOPS_INLINE typename K::acc_type
 reduce_range(const typename K::args_type& a, std::int64_t row, bool valid, std::int64_t jb, std::int64_t je) {
   tile_context<K> ctx;
   load_row<K>(ctx, a, row, valid);
-  auto acc = K::op::template init<typename K::math, typename K::value_type, K::formula::dim>(jb < je ? jb : -1);
+  auto acc = range_init<K>(jb, je);
   int tiles_unflushed = 0;
   fold_range<K>(acc, ctx, tiles_unflushed, a, valid, jb, je);
   return acc;

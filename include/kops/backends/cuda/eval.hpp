@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <kops/backends/cuda/device.hpp>
 #include <kops/backends/cuda/kernel_traits.hpp>
@@ -34,8 +35,12 @@ namespace detail {
 
 // The GPU backend as the front end (detail/dispatch.hpp) sees it: one pass
 // is one launch (GPU_1D, or GPU_2D and its combine) on opts.stream and
-// opts.device; a temporary is a stream-ordered device buffer.
-struct device_backend {
+// opts.device; a temporary is a stream-ordered device buffer. Tune: the dense
+// kernels' tuning (kernel_traits.hpp; default_tuning but in eval_tuned);
+// block-sparse and batched passes keep the default (ranges.hpp: one row per
+// thread; batched variants are not tested).
+template <class Tune = default_tuning>
+struct basic_device_backend {
   using option_types = type_list<options, block_sparsity, batch>;
   // Wide outputs in passes of 32 components (detail/output_chunks.hpp).
   static constexpr int output_chunk_min_dim = KOPS_GPU_OUTPUT_CHUNK_MIN_DIM;
@@ -43,9 +48,9 @@ struct device_backend {
   const char* where;
   options opts;
 
-  device_backend(const char* w, const kops::detail::option_set<options, block_sparsity, batch>& o)
+  basic_device_backend(const char* w, const kops::detail::option_set<options, block_sparsity, batch>& o)
       : where(w), opts(kops::detail::get_option<options>(o)) {}
-  device_backend(const char* w, const options& o) : where(w), opts(o) {}
+  basic_device_backend(const char* w, const options& o) : where(w), opts(o) {}
 
   // The user's pointers reach opts.device (pointers.hpp), before any work.
   template <class Red, class T, class Out>
@@ -89,7 +94,7 @@ struct device_backend {
     stream_buffer buffer(n * sizeof(T), opts.stream, facts.memory_pools, where,
                          "the first pass of a two-pass gradient");
     if (!buffer.ok()) return false;
-    device_backend inner(where, options{opts.stream, opts.scheme, -1, opts.gpu_2d_chunk});
+    basic_device_backend inner(where, options{opts.stream, opts.scheme, -1, opts.gpu_2d_chunk});
     if (!f(inner, buffer.get<T>())) return false;
     return buffer.release(where, "the first pass of a two-pass gradient");
   }
@@ -121,7 +126,8 @@ struct device_backend {
 
   template <class Pol, class Red, bool Ranged, bool Batched = false, class T, class Out>
   bool launch_pass(const kops::detail::pass_extent& e, Out* out, const T* const* ptrs) {
-    using K = pass_traits_t<Pol, Red, T, Out>;  // 16-bit arrays: kernel_traits.hpp, stored_io
+    // 16-bit arrays: kernel_traits.hpp, stored_io
+    using K = pass_traits_t<Pol, Red, T, Out, std::conditional_t<Ranged || Batched, default_tuning, Tune>>;
     typename K::args_type a{};
     for (int k = 0; k < Red::nargs; ++k) a.p[k] = ptrs[k];
     typename K::batch_type s{};
@@ -138,6 +144,7 @@ struct device_backend {
       return kops::cuda::detail::launch<K, Batched>(a, e.rows, e.cols, out, opts, where, &s);
   }
 };
+using device_backend = basic_device_backend<>;
 
 // Checks, then runs on opts.device (if set). `ptrs`: Red::nargs device pointers.
 // Pol: kops::policy<precision, sum_scheme, dtype_acc> (core/policy.hpp).
@@ -226,5 +233,15 @@ template <auto... Policy, class F, class... Rest>
 void eval(F, const Rest&...) {
   (void)kops::detail::check_is_reduction<F>();
 }
+
+namespace detail {
+// eval with the dense kernels tuned by Tune (kernel_traits.hpp: tuning<R, B>),
+// not part of the public API: the variants bench/sass and the scoreboard
+// (bench/peer, kops_peer --variants) measure, and their tests.
+template <class Tune, auto... Policy, ReductionType Red, class Out, class... Rest>
+void eval_tuned(Red red, std::int64_t M, std::int64_t N, Out* out, Rest... rest) {
+  kops::detail::eval_call<basic_device_backend<Tune>, Policy...>("kops::cuda::eval", red, M, N, out, rest...);
+}
+} // namespace detail
 
 } // namespace kops::cuda

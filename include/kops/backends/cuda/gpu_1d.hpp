@@ -1,6 +1,6 @@
 // GPU_1D: one thread per output row, the whole reduced axis per block.
 //
-//   grid  (ceil(rows / block))   block (block)   shared (tile, red_dims)
+//   grid  (ceil(rows / block_rows))   block (block)   shared (tile, red_dims)
 //   args: row vars (rows, D) reduced vars (cols, D) params (D)  ->  out:(rows, red.dim)
 //
 // Each thread keeps its row variables, the parameters and the reduction's
@@ -19,7 +19,8 @@ namespace kops::cuda::detail {
 
 // The one reduction kernel, shared by GPU_1D and GPU_2D's first pass (one
 // kernel per reduction instead of two: half the device code to compile).
-// Block (bx, c) reduces rows bx*block.. over [c*chunk, min(cols, (c+1)*chunk)),
+// Block (bx, c) reduces rows bx*block_rows.. (block_rows = block unless tuned)
+// over [c*chunk, min(cols, (c+1)*chunk)),
 // or with Offset over [first + c*chunk, min(cols, first + (c+1)*chunk)) (where
 // a streamed piece or an MPI rank's slice starts: backends/cuda/streamed.hpp,
 // mpi_cuda.hpp; indices are the reduced axis's own). The offset is a kernel of
@@ -28,13 +29,50 @@ namespace kops::cuda::detail {
 // without scratch (GPU_1D: one chunk, the whole axis) each thread finalizes
 // its row into out, with scratch (GPU_2D) it stores its accumulator there:
 //   scratch:(chunks, rows) of acc_type, scratch[c * rows + row].
+// A thread's accumulator of row `row`, stored: into scratch (GPU_2D's pass 1,
+// chunk blockIdx.y) or finalized into out.
+template <class K>
+__device__ KOPS_INLINE void store_acc(const typename K::acc_type& acc, const std::int64_t row, const std::int64_t rows,
+                                      typename K::acc_type* const scratch, typename K::out_type* const out) {
+  if (scratch) scratch[std::int64_t(blockIdx.y) * rows + row] = acc;
+  else kops::detail::store_row<typename K::op, typename K::math, K::reduction::dim>(acc, 0, out + row * out_stride_v<typename K::reduction>);
+}
+
+// Register blocking (K::rows_per_thread = R > 1, kernel_traits.hpp: tuning):
+// the thread owns rows row + r * block, r < R (consecutive threads, consecutive
+// rows: loads and stores stay coalesced), with R contexts and accumulators,
+// and reads each tile element once for all of them (fold_rows). A row past the
+// end reads the first row's variables (in range whenever `valid`) and is not
+// stored.
+template <class K>
+__device__ KOPS_INLINE void reduce_rows(const typename K::args_type& a, const std::int64_t row, const bool valid,
+                                        const std::int64_t rows, const std::int64_t jb, const std::int64_t je,
+                                        typename K::acc_type* const scratch, typename K::out_type* const out) {
+  constexpr int R = K::rows_per_thread;
+  tile_context<K> ctx[R];
+  typename K::acc_type acc[R];
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const std::int64_t rr = row + std::int64_t(r) * K::block;
+    load_row<K>(ctx[r], a, rr < rows ? rr : row, valid);
+    acc[r] = range_init<K>(jb, je);
+  }
+  int tiles_unflushed = 0;
+  fold_rows<K, R>(acc, ctx, tiles_unflushed, a, valid, jb, je);
+#pragma unroll
+  for (int r = 0; r < R; ++r) {
+    const std::int64_t rr = row + std::int64_t(r) * K::block;
+    if (rr < rows) store_acc<K>(acc[r], rr, rows, scratch, out);
+  }
+}
+
 template <class K, bool Offset = false>
 __device__ KOPS_INLINE void reduce_block(const typename K::args_type& a, const std::int64_t rows,
                                          [[maybe_unused]] const std::int64_t first, const std::int64_t cols,
                                          const std::int64_t chunk, typename K::acc_type* const scratch,
                                          typename K::out_type* const out) {
   using Red = typename K::reduction;
-  const std::int64_t row = std::int64_t(blockIdx.x) * K::block + threadIdx.x;
+  const std::int64_t row = std::int64_t(blockIdx.x) * K::block_rows + threadIdx.x;
   const bool valid = row < rows;
   std::int64_t jb = std::int64_t(blockIdx.y) * chunk;
   if constexpr (Offset) jb += first;
@@ -48,10 +86,12 @@ __device__ KOPS_INLINE void reduce_block(const typename K::args_type& a, const s
     fold_range_final<K>(dst, ctx, a, row, valid, jb, je);
     return;
   }
-  const auto acc = reduce_range<K>(a, row, valid, jb, je);
-  if (!valid) return;
-  if (scratch) scratch[std::int64_t(blockIdx.y) * rows + row] = acc;
-  else kops::detail::store_row<typename K::op, typename K::math, Red::dim>(acc, 0, out + row * out_stride_v<Red>);
+  if constexpr (K::rows_per_thread > 1) {
+    reduce_rows<K>(a, row, valid, rows, jb, je, scratch, out);
+  } else {
+    const auto acc = reduce_range<K>(a, row, valid, jb, je);
+    if (valid) store_acc<K>(acc, row, rows, scratch, out);
+  }
 }
 
 template <class K>

@@ -1,7 +1,7 @@
 // GPU_2D: the reduced axis is split into `chunks` consecutive chunks, so that
 // few output rows still make many blocks; a second pass combines the chunks.
 //
-//   pass 1  grid (ceil(rows / block), chunks)   block (block)   shared (tile, red_dims)
+//   pass 1  grid (ceil(rows / block_rows), chunks)   block (block)   shared (tile, red_dims)
 //           reduce_kernel (gpu_1d.hpp) with scratch: block (bx, c) reduces rows
 //           bx*block.. over [c*chunk, min(cols, (c+1)*chunk)), starting from
 //           init(c*chunk), and stores its accumulators:
@@ -74,6 +74,7 @@ inline std::int64_t gpu_2d_chunk_limit(std::int64_t rows, std::size_t acc_bytes,
 // translation unit, not once per reduction.
 struct kernel_facts {
   int block;                 // K::block threads
+  int block_rows;            // K::block_rows output rows per block (block * rows per thread)
   int tile;                  // K::tile reduced indices per shared-memory tile
   std::size_t shared_bytes;  // K::shared_bytes of dynamic shared memory
   std::size_t acc_bytes;     // sizeof(K::acc_type)
@@ -97,7 +98,7 @@ inline gpu_2d_plan gpu_2d_plan_for(const kernel_facts& k, std::int64_t rows, std
     // ceil_div rather than chunk * limit: a requested chunk may be near INT64_MAX.
     if (ceil_div(cols, chunk) > limit) chunk = ceil_div(cols, limit);
   } else {
-    const std::int64_t row_blocks = ceil_div(rows > 1 ? rows : 1, k.block);
+    const std::int64_t row_blocks = ceil_div(rows > 1 ? rows : 1, k.block_rows);
     const std::int64_t target = gpu_2d_target_waves * sms * blocks_per_sm;
     std::int64_t wanted = row_blocks >= target ? 1 : target / row_blocks;
     if (wanted > gpu_2d_max_auto_chunks) wanted = gpu_2d_max_auto_chunks;
@@ -149,6 +150,7 @@ inline gpu_2d_combine_shape gpu_2d_combine_shape_for(const kernel_facts& k, std:
 
 template <class K>
 inline constexpr kernel_facts kernel_facts_v{K::block,
+                                             K::block_rows,
                                              K::tile,
                                              K::shared_bytes,
                                              sizeof(typename K::acc_type),

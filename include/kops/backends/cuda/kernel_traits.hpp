@@ -125,8 +125,24 @@ constexpr bool final_chunked() {
   else return kops::detail::final_plan<F, RedCat, final_chunk_width<T>>::ok;
 }
 
+// A compile-time tuning of the dense kernels (reduce_kernel: GPU_1D and GPU_2D's
+// first pass): R output rows per thread (register blocking, block_reduce.hpp:
+// each tile element read once from shared memory for R rows) and B threads per
+// block. tuning<1, 192> (default_tuning) is the kernel every call runs; the
+// others exist for bench/sass and the scoreboard (bench/peer: kops_peer
+// --variants) to measure, reachable through detail::eval_tuned (eval.hpp).
+template <int R, int B>
+struct tuning {
+  static_assert(R == 1 || R == 2 || R == 4, "kops::cuda::detail::tuning: rows per thread must be 1, 2 or 4");
+  static_assert(B >= 64 && B <= 256 && B % 32 == 0,
+                "kops::cuda::detail::tuning: threads per block must be a multiple of 32 in [64, 256]");
+  static constexpr int rows = R;
+  static constexpr int threads = B;
+};
+using default_tuning = tuning<1, 192>;
+
 template <class Red, class T, precision P, sum_scheme S = default_sum_scheme, dtype_acc A = dtype_acc::same,
-          class Io = plain_io>
+          class Io = plain_io, class Tune = default_tuning>
 struct kernel_traits {
   using reduction = Red;
   using formula = gpu_formula_t<Red, T, P>;
@@ -180,15 +196,23 @@ struct kernel_traits {
   // Shared memory per block: at most 48 KiB, the limit every device grants
   // without opting in (cudaFuncAttributeMaxDynamicSharedMemorySize).
   static constexpr std::size_t max_shared_bytes = 48 * 1024;
-  // Threads per block = output rows per block. 192 as KeOps: 10 resident
-  // blocks (1920 threads) per SM on sm_80/sm_90 when registers allow.
+  // Threads per block (= output rows per block at one row per thread). 192 as
+  // KeOps: 10 resident blocks (1920 threads) per SM on sm_80/sm_90 when
+  // registers allow; Tune::threads (192 unless a tuning says otherwise).
   // (Row variables read whole stay in registers at every width: staging rows
   // wider than 256 bytes in shared memory, with blocks of 32-128 threads, was
   // tried and doubled the SASS instructions per pair of the D = 64 double and
   // D = 256 float Gaussians (one shared load per component per pair,
   // bench/sass) for the few local loads per pair it saved. Wide sums over
   // coordinates are chunked instead: gpu_formula_t, chunk_loop.hpp.)
-  static constexpr int block = 192;
+  static constexpr int block = Tune::threads;
+  // Output rows per thread (Tune::rows): R > 1 only for the plain pair loop
+  // (block_reduce.hpp: fold_rows); chunked, staged and final-chunk formulas
+  // fall back to one row per thread at compile time (their loops keep one
+  // row's state: chunk_loop.hpp, final_chunks.hpp).
+  static constexpr int rows_per_thread = chunked || staged || final_chunks ? 1 : Tune::rows;
+  // Output rows per block: the reduce kernel's grid is ceil(rows / block_rows).
+  static constexpr int block_rows = block * rows_per_thread;
   // Reduced-axis indices per tile: one per thread, fewer when the reduced
   // variables are so wide that a block's worth would not fit.
   // The chunk buffer (chunk_loop.hpp, final_chunks.hpp): per tile row, the
@@ -232,10 +256,11 @@ struct kernel_traits {
 // The kernel traits of one pass of a call with policy Pol (core/policy.hpp,
 // or detail/storage.hpp's stored_policy) on T arrays writing Out: 16-bit
 // arrays are evaluated in float and stored as they are (stored_io).
-template <class Pol, class Red, class T, class Out>
+// Tune: the kernels' tuning (above).
+template <class Pol, class Red, class T, class Out, class Tune = default_tuning>
 using pass_traits_t = std::conditional_t<
     kops::detail::is_16bit_v<T>,
-    kernel_traits<Red, kops::detail::compute_t<T>, Pol::prec, Pol::scheme, Pol::acc, stored_io<T, Out, Pol>>,
-    kernel_traits<Red, T, Pol::prec, Pol::scheme, Pol::acc>>;
+    kernel_traits<Red, kops::detail::compute_t<T>, Pol::prec, Pol::scheme, Pol::acc, stored_io<T, Out, Pol>, Tune>,
+    kernel_traits<Red, T, Pol::prec, Pol::scheme, Pol::acc, plain_io, Tune>>;
 
 } // namespace kops::cuda::detail

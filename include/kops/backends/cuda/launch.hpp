@@ -9,6 +9,7 @@
 // walking one reduced index:
 //
 //   B = ceil(rows / block) row blocks, o = 32 (a block's start and its write)
+//   (a kernel tuned to R rows per thread, kernel_traits.hpp: B = ceil(rows / (R block)))
 //   GPU_1D  waves(B) * (cols + o)
 //   GPU_2D  waves(B * chunks) * (chunk + o)                          pass 1
 //           + 64                       the second launch and the scratch's allocation
@@ -71,10 +72,11 @@ struct scheme_estimate {
   double gpu_2d;  // +inf when the plan has one chunk
 };
 
+// rows_per_thread: of a tuned kernel (kernel_traits.hpp: tuning), whose blocks take block * rows_per_thread rows.
 inline scheme_estimate estimate_schemes(std::int64_t rows, std::int64_t cols, int block, std::size_t acc_bytes,
-                                        int sms, int blocks_per_sm, const gpu_2d_plan& plan) {
+                                        int sms, int blocks_per_sm, const gpu_2d_plan& plan, int rows_per_thread = 1) {
   const std::int64_t slots = std::int64_t(sms > 0 ? sms : 1) * (blocks_per_sm > 0 ? blocks_per_sm : 1);
-  const std::int64_t b = ceil_div(rows > 1 ? rows : 1, block);
+  const std::int64_t b = ceil_div(rows > 1 ? rows : 1, std::int64_t(block) * rows_per_thread);
   scheme_estimate e{pass_estimate(b, slots, cols), std::numeric_limits<double>::infinity()};
   if (plan.chunks > 1) {
     // rows * chunks accumulators of acc_bytes, by every thread of the slots.
@@ -88,7 +90,8 @@ inline scheme_estimate estimate_schemes(std::int64_t rows, std::int64_t cols, in
 // count, the reduce kernel's resident blocks per SM and the GPU_2D plan.
 inline scheme choose_scheme(const kernel_facts& k, std::int64_t rows, std::int64_t cols, int sms, int blocks_per_sm,
                             const gpu_2d_plan& plan) {
-  const scheme_estimate e = estimate_schemes(rows, cols, k.block, k.acc_bytes, sms, blocks_per_sm, plan);
+  const scheme_estimate e =
+      estimate_schemes(rows, cols, k.block, k.acc_bytes, sms, blocks_per_sm, plan, k.block_rows / k.block);
   return e.gpu_2d < e.gpu_1d ? scheme::gpu_2d : scheme::gpu_1d;
 }
 template <class K>
@@ -251,7 +254,7 @@ struct kernel_params {
                                         std::int64_t chunks, void* scratch, void* out, cudaStream_t stream,
                                         const char* where, const char* what) {
   unsigned blocks = 0;
-  if (!row_blocks(rows, k.facts.block, where, blocks)) return false;
+  if (!row_blocks(rows, k.facts.block_rows, where, blocks)) return false;
   const unsigned bz = o.batch ? batch_grid(o.batches) : 1;
   kernel_params params(o.args, o.batch);
   if (first == 0) {
