@@ -65,7 +65,7 @@ __device__ KOPS_INLINE void fold_rows(Acc* acc, tile_context<K>* ctx, int& tiles
     else return 0;
   }();
   // K::unroll pairs per iteration for one row; R rows share them (as many evaluations in flight).
-  constexpr int unroll = K::unroll / R > 1 ? K::unroll / R : 1;
+  [[maybe_unused]] constexpr int unroll = K::unroll / R > 1 ? K::unroll / R : 1;  // (read by the pragma only)
   for (std::int64_t j0 = jb; j0 < je; j0 += K::tile) {
     const int len = je - j0 < K::tile ? int(je - j0) : K::tile;
     if constexpr (K::red_dims > 0) {
