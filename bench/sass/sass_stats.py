@@ -110,10 +110,12 @@ CASE_LABEL = {
     "gauss3": "Gaussian sum, D=3",
     "gauss_grad3": "Gaussian sum gradient w.r.t. x, D=3",
     "argkmin8": "argkmin<8> of sqdist, D=3",
+    "argkmin8_d128": "argkmin<8> of sqdist, D=128",
     "logsumexp3": "logsumexp of -g*sqdist, D=3",
     "gauss64": "Gaussian sum, D=64",
     "gauss256": "Gaussian sum, D=256",
     "gauss1024": "Gaussian sum, D=1024",
+    "attention64": "attention: sumsoftmaxweight of g<q,k>, values v, D=64",
     "gauss_grad784": "Gaussian sum gradient w.r.t. x, D=784",
 }
 CASE_ORDER = list(CASE_LABEL)
