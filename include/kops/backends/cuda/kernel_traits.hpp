@@ -247,10 +247,17 @@ struct kernel_traits {
   // Reduced-axis rows this narrow are copied from the tile to registers before
   // each evaluation (block_reduce.hpp); wider ones are read in place.
   static constexpr bool stage_red = red_dims > 0 && red_dims <= 8;
+  // The 32-bit registers a thread's own state takes before any evaluation: its
+  // row variables, the parameters and the accumulator.
+  static constexpr std::size_t state_regs = ((std::size_t(row_dims) + param_dims) * sizeof(T) + sizeof(acc_type)) / 4;
   // Pairs per iteration of the pair loop: 8 for narrow formulas (the loop's
   // 5 instructions of overhead then cost 0.6 per pair: bench/sass), 4 when the
-  // variables are wide enough that 8 evaluations in flight would spill.
-  static constexpr int unroll = row_dims + red_dims <= 16 ? 8 : 4;
+  // variables are wide enough that 8 evaluations in flight would spill, 1 when
+  // the state alone takes over 3/4 of the 255 registers a thread may have
+  // (attention in double, a 64-wide query and 66 accumulators: at 4, ptxas gave
+  // the kernel 32 registers and 22 KB of spill stores per thread; at 1, 255
+  // registers and 768 B; bench/sass's attention64).
+  static constexpr int unroll = row_dims + red_dims <= 16 ? 8 : state_regs > 192 ? 1 : 4;
 };
 
 // The kernel traits of one pass of a call with policy Pol (core/policy.hpp,
