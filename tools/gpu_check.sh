@@ -66,7 +66,8 @@
 #                              the sanitizers and the example pull in both;
 #                              scoreboard and peer_memcheck pull in peer_build)
 #   GPU_CHECK_TIME_LIMIT=520   total seconds for all steps (each also has its own cap)
-#   GPU_CHECK_SCOREBOARD_ARGS="--headline"  kops_peer's options (e.g. "--cases gauss3
+#   GPU_CHECK_SCOREBOARD_ARGS="--headline --variants gauss3,gauss64,gauss256,gauss1024,argkmin8_d128"
+#                              kops_peer's options (e.g. "--cases gauss3
 #                              --types float"); --deadline, --csv, --md are added
 #   GPU_CHECK_ARCH=90          CUDA architecture (default: the GPU's compute capability)
 #   GPU_CHECK_KOKKOS=AUTO      ON / OFF / AUTO (ON when CMake finds Kokkos)
@@ -784,7 +785,7 @@ if ran_steps scoreboard; then
     mkdir -p "$SB_DIR"
     rm -f "$SB_DIR/scoreboard.md" "$SB_DIR/scoreboard.csv"
     # shellcheck disable=SC2206
-    sb_args=(${GPU_CHECK_SCOREBOARD_ARGS:---headline})
+    sb_args=(${GPU_CHECK_SCOREBOARD_ARGS:---headline --variants gauss3,gauss64,gauss256,gauss1024,argkmin8_d128})
     [ "$EMULATE" = 1 ] && [ -z "${GPU_CHECK_SCOREBOARD_ARGS:-}" ] && sb_args=()
     sb_limit=$(step_limit scoreboard)
     sb_args+=(--deadline "$((sb_limit > 40 ? sb_limit - 25 : sb_limit / 2))" --csv "$SB_DIR/scoreboard.csv"

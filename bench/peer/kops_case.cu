@@ -53,14 +53,18 @@ constexpr int nargs = 3;
 #endif
 
 // Tune: the kernels' tuning (kops::cuda::eval's own, or a variant's through detail::eval_tuned).
-template <class T, kops::precision P, class Tune = kops::cuda::detail::default_tuning>
+// TC: the case's rows are the CUDA-core kernels (tensor_cores::off, comparable
+// with KeOps's and with earlier runs); the "tensor_cores" variant lets eval
+// take the tensor-core kernel where it applies (backends/cuda/tensor_core.hpp).
+template <class T, kops::precision P, class Tune = kops::cuda::detail::default_tuning,
+          kops::tensor_cores TC = kops::tensor_cores::off>
 void run(const peer::call<T>& c) {
   using out_t = std::conditional_t<kind == peer::kind::argkmin, std::int64_t, T>;
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     if constexpr (std::is_same_v<Tune, kops::cuda::detail::default_tuning>)
-      kops::cuda::eval<P>(red, c.rows, c.cols, static_cast<out_t*>(c.out), c.in[I]..., c.opts);
+      kops::cuda::eval<P, TC>(red, c.rows, c.cols, static_cast<out_t*>(c.out), c.in[I]..., c.opts);
     else
-      kops::cuda::detail::eval_tuned<Tune, P>(red, c.rows, c.cols, static_cast<out_t*>(c.out), c.in[I]..., c.opts);
+      kops::cuda::detail::eval_tuned<Tune, P, TC>(red, c.rows, c.cols, static_cast<out_t*>(c.out), c.in[I]..., c.opts);
   }(std::make_index_sequence<nargs>{});
 }
 
@@ -78,6 +82,14 @@ peer::kops_variant variant() {
 std::vector<peer::kops_variant> variants() {
 #if defined(PEER_SOURCE_gauss) && SASS_D == 3
   return {variant<2, 192>(), variant<4, 192>(), variant<1, 128>(), variant<1, 256>(), variant<2, 256>()};
+#elif (defined(PEER_SOURCE_gauss) || defined(PEER_SOURCE_argkmin)) && SASS_D >= 32
+  // The tensor-core kernel (fast: TF32 in float; double stays on the CUDA
+  // cores), judged against TF32's bound (docs/tensor_cores.md): 1e-2, 100
+  // times the float tolerance of sums and 1000 times argkmin's.
+  using tune = kops::cuda::detail::default_tuning;
+  return {peer::kops_variant{"tensor_cores", &run<float, precision::fast, tune, kops::tensor_cores::automatic>,
+                             &run<double, precision::fast, tune, kops::tensor_cores::automatic>,
+                             kind == peer::kind::argkmin ? 1000.0 : 100.0}};
 #else
   return {};
 #endif

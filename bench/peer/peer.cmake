@@ -117,7 +117,8 @@ endfunction()
 
 if(KOPS_BUILD_EMULATED_GPU_TESTS)
   kops_peer_add(kops_peer_emulated emulated)
-  add_test(NAME peer_gpu COMMAND kops_peer_emulated --csv "${CMAKE_CURRENT_BINARY_DIR}/peer_gpu.csv")
+  add_test(NAME peer_gpu COMMAND kops_peer_emulated --csv "${CMAKE_CURRENT_BINARY_DIR}/peer_gpu.csv"
+           --variants gauss3,gauss64,gauss256,argkmin8_d128)
   set_tests_properties(peer_gpu PROPERTIES LABELS peer_gpu SKIP_RETURN_CODE 77 TIMEOUT 300)
 endif()
 if(TARGET kops::cuda)

@@ -45,9 +45,10 @@ using kops_runner = void (*)(const call<T>&);
 // tuning<R, B>), fast policy, through kops::cuda::detail::eval_tuned: timed
 // beside the default by kops_peer --variants.
 struct kops_variant {
-  std::string name;  // "rRbB"
+  std::string name;  // "rRbB", or "tensor_cores"
   kops_runner<float> f_fast = nullptr;
   kops_runner<double> d_fast = nullptr;
+  double tol_scale = 1;  // its rows' tolerance, in units of the case's (the tensor cores: TF32)
 };
 
 // One formula of the set, on the kops side.

@@ -35,6 +35,13 @@ namespace kops_sass {
 
 using T = SASS_T;
 inline constexpr kops::precision prec = kops::precision::SASS_PREC;
+// The CUDA-core kernels (the set's rows, compared with keopscore's); with
+// SASS_TC the tensor-core kernel where it applies (bench/sass/tensor_cores.sh).
+#if defined(SASS_TC)
+inline constexpr kops::tensor_cores tensor_cores = kops::tensor_cores::automatic;
+#else
+inline constexpr kops::tensor_cores tensor_cores = kops::tensor_cores::off;
+#endif
 inline constexpr int D = SASS_D;
 #if defined(SASS_TUNE_R)
 using tune = kops::cuda::detail::tuning<SASS_TUNE_R, SASS_TUNE_B>;
@@ -107,9 +114,9 @@ template <class Red, class Out, class... Args>
 void instantiate(Red red, Out* out, const Args*... args) {
   export_launch_facts<kops::detail::call_policy_t<Red, T, prec>, Red, Out>();
 #if defined(SASS_TUNE_R)
-  kops::cuda::detail::eval_tuned<tune, prec>(red, 1000, 1000, out, args...);
+  kops::cuda::detail::eval_tuned<tune, prec, tensor_cores>(red, 1000, 1000, out, args...);
 #else
-  kops::cuda::eval<prec>(red, 1000, 1000, out, args...);
+  kops::cuda::eval<prec, tensor_cores>(red, 1000, 1000, out, args...);
 #endif
 }
 

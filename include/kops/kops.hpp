@@ -12,6 +12,7 @@
 #include <kops/core/scalar_math.hpp>
 #include <kops/core/policy.hpp>
 #include <kops/core/precision.hpp>
+#include <kops/core/tensor_cores.hpp>
 #include <kops/core/variable.hpp>
 #include <kops/core/variables.hpp>
 #include <kops/core/with_dim.hpp>

@@ -163,7 +163,7 @@ template <auto... Policy>
 constexpr bool check_policies() {
   constexpr bool ok = valid_policies_v<Policy...>;
   static_assert(ok, "kops::eval: the template arguments are policies, at most one of each kind: "
-                    "a kops::precision, a kops::sum_scheme, a kops::dtype_acc");
+                    "a kops::precision, a kops::sum_scheme, a kops::dtype_acc, a kops::tensor_cores");
   return ok;
 }
 

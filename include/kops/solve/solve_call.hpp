@@ -61,7 +61,7 @@ template <auto... Policy>
 constexpr bool check_solve_policies() {
   constexpr bool ok = valid_policies_v<Policy...>;
   static_assert(ok, "kops::solve: the template arguments are policies, at most one of each kind: "
-                    "a kops::precision, a kops::sum_scheme, a kops::dtype_acc (as for kops::eval)");
+                    "a kops::precision, a kops::sum_scheme, a kops::dtype_acc, a kops::tensor_cores (as for kops::eval)");
   return ok;
 }
 

@@ -138,10 +138,19 @@ struct basic_device_backend {
     }
     device_guard guard(opts.device, where);
     if (!guard.ok()) return false;
-    if constexpr (Ranged)
+    if constexpr (Ranged) {
       return launch_ranged_pass<K, Batched>(a, *e.sparsity, e.rows, out, opts, where, &s);
-    else
+    } else {
+      // The tensor-core kernel (tensor_core.hpp) where the policy allows, the
+      // formula has its form and the device has mma.sync (sm_80+).
+      if constexpr (Pol::tc == kops::tensor_cores::automatic && tc_choice<K, Pol::prec>::ok) {
+        int major = 0;
+        if (!current_compute_major(where, major)) return false;
+        if (major >= 8)
+          return kops::cuda::detail::launch<tc_traits<K, Pol::prec>, Batched>(a, e.rows, e.cols, out, opts, where, &s);
+      }
       return kops::cuda::detail::launch<K, Batched>(a, e.rows, e.cols, out, opts, where, &s);
+    }
   }
 };
 using device_backend = basic_device_backend<>;

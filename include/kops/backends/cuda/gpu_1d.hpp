@@ -14,6 +14,7 @@
 #include <kops/backends/cuda/block_reduce.hpp>
 #include <kops/backends/cuda/error.hpp>
 #include <kops/backends/cuda/grid.hpp>
+#include <kops/backends/cuda/tensor_core.hpp>
 
 namespace kops::cuda::detail {
 
@@ -77,16 +78,19 @@ __device__ KOPS_INLINE void reduce_block(const typename K::args_type& a, const s
   std::int64_t jb = std::int64_t(blockIdx.y) * chunk;
   if constexpr (Offset) jb += first;
   const std::int64_t je = cols - jb < chunk ? cols : jb + chunk;
-  if constexpr (K::final_chunks) {
+  if constexpr (K::tensor_core) {
+    // The tensor-core kernel (tensor_core.hpp): 16 rows per warp, not one per thread.
+    tc_reduce<K>(a, rows, jb, je, [&](const typename K::acc_type& acc, std::int64_t r) {
+      store_acc<K>(acc, r, rows, scratch, out);
+    });
+  } else if constexpr (K::final_chunks) {
     // The output row, or the partial row in scratch, is the accumulator (final_chunks.hpp).
     tile_context<K> ctx;
     load_row<K>(ctx, a, row, valid);
     typename K::value_type* dst = nullptr;
     if (valid) dst = final_row<K>(scratch ? &scratch[std::int64_t(blockIdx.y) * rows + row].s[0] : out + row * out_stride_v<Red>);
     fold_range_final<K>(dst, ctx, a, row, valid, jb, je);
-    return;
-  }
-  if constexpr (K::rows_per_thread > 1) {
+  } else if constexpr (K::rows_per_thread > 1) {
     reduce_rows<K>(a, row, valid, rows, jb, je, scratch, out);
   } else {
     const auto acc = reduce_range<K>(a, row, valid, jb, je);

@@ -258,6 +258,8 @@ struct kernel_traits {
   // the kernel 32 registers and 22 KB of spill stores per thread; at 1, 255
   // registers and 768 B; bench/sass's attention64).
   static constexpr int unroll = row_dims + red_dims <= 16 ? 8 : state_regs > 192 ? 1 : 4;
+  // The CUDA-core kernel (tensor_core.hpp's tc_traits: the tensor-core one).
+  static constexpr bool tensor_core = false;
 };
 
 // The kernel traits of one pass of a call with policy Pol (core/policy.hpp,

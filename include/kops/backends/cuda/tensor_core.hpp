@@ -1,0 +1,455 @@
+// The tensor-core kernel: a formula's inner products on the tensor cores
+// (mma.sync), the rest of the formula per pair on the CUDA cores.
+//
+// Which calls (tc_choice, compile time; eval.hpp picks tc_traits<K> at run
+// time on devices of compute capability 8.0 or more, kops::tensor_cores::automatic):
+// the formula has one inner product <x, y> (or <x, w y>) of an i- and a
+// j-variable at least KOPS_TC_MIN_DIM wide that its sums over coordinates
+// reduce to (lowering/inner_products.hpp: dot, sqdist as |x|^2 + |y|^2 - 2<x, y>
+// clamped at 0, the diagonal weighted_sqdist), and what is left (the "outer"
+// formula, reading each sum as a placeholder) reads no variable that wide.
+// Arithmetic (mma_tile.hpp's mma_arith): float arrays, precision::fast: TF32;
+// float, precision::accurate: 3xTF32 and only when every sum is a dot product
+// (the expansion of sqdist cancels for near points: its error bound, u (|x|^2 +
+// |y|^2), is not the CUDA-core path's, so accurate sqdist stays there);
+// kops::half / kops::bfloat16 arrays: fp16 / bf16 operands as stored (no
+// weighted form: w y would be rounded to 16 bits); double: never.
+//
+// The kernel (reduce_block dispatches to tc_reduce_block for these traits, so
+// GPU_1D, GPU_2D's pass 1, batched and offset launches are this one body; the
+// combine pass is the CUDA-core one, on the same accumulators):
+//
+//   block: 4 warps, 64 output rows, 16 per warp (the MMA's M). Lane l of a warp
+//   (g = l / 4, t = l % 4) owns rows g and g + 8 of the warp's 16 and, of the
+//   reduced range [jb, je), the quarter t: [jb + t Q, jb + t Q + L_t), Q =
+//   ceil(L / 4). The MMA's 8 columns are 2 indices of each quarter, so a
+//   lane's accumulators see only its quarter, in order; at the end the four
+//   lanes of a row combine theirs in quarter order -- the same associative
+//   combine GPU_2D uses, earlier range first: argmin and k-min ties resolve
+//   to the lowest index as on the CUDA cores.
+//
+//   for each step of S = 2 NT indices per quarter (a tile of TJ = 8 NT indices):
+//     __syncthreads; the block stages the tile's operand rows (y, or w y) in
+//     shared memory ([TJ][ldb], zero past D and past the quarter's end), the
+//     outer formula's narrow reduced-axis variables, and the norms |y|^2 (or
+//     sum w y^2) when a sum is a distance; __syncthreads
+//     each warp: P[NT][16 x 8] = its 16 rows' operands (in registers when
+//     short enough, else read per step from global memory) times the tile's,
+//     one MMA (three for 3xTF32) per 8 (16) coordinates and 8 columns
+//     each lane, for its 4 NT pairs: the sums from P and the norms, the outer
+//     formula, accumulate.
+//
+// Rows past the end compute on the last row (every lane takes part in every
+// MMA) and are not stored.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include <kops/backends/cuda/block_reduce.hpp>
+#include <kops/backends/cuda/kernel_traits.hpp>
+#include <kops/backends/cuda/mma_tile.hpp>
+#include <kops/backends/cuda/tile_context.hpp>
+#include <kops/core/half.hpp>
+#include <kops/core/tensor_cores.hpp>
+#include <kops/lowering/inner_products.hpp>
+
+namespace kops::cuda::detail {
+
+// Whether, and how, the tensor-core kernel takes the pass of K under precision P (file comment).
+template <class K, precision P>
+struct tc_choice {
+  using Red = typename K::reduction;
+  using T = typename K::value_type;
+  using S = typename K::storage_type;
+  using F = gpu_unchunked_formula_t<Red, T, P>;
+  using plan = kops::detail::inner_product_plan<F>;
+  static constexpr bool half_storage = std::is_same_v<S, kops::half>;
+  static constexpr bool bf16_storage = std::is_same_v<S, kops::bfloat16>;
+  static constexpr mma_arith arith = half_storage   ? mma_arith::f16
+                                     : bf16_storage ? mma_arith::bf16
+                                     : P == precision::fast ? mma_arith::tf32
+                                                            : mma_arith::tf32x3;
+
+  template <class... Term>
+  static constexpr bool all_dot(type_list<Term...>) {
+    return ((Term::kind == kops::detail::inner_kind::dot) && ...);
+  }
+  template <class... Term>
+  static constexpr bool any_weighted(type_list<Term...>) {
+    return ((Term::kind == kops::detail::inner_kind::weighted_sqdist) || ...);
+  }
+  template <class... Term>
+  static constexpr bool any_distance(type_list<Term...>) {
+    return ((Term::kind != kops::detail::inner_kind::dot) || ...);
+  }
+  static constexpr bool ok = [] {
+    if constexpr (!std::is_same_v<T, float> || !(std::is_same_v<S, float> || half_storage || bf16_storage)) return false;
+    else if constexpr (requires { Red::out_stride; }) return false;
+    else if constexpr (K::final_chunks || !plan::ok) return false;
+    else if constexpr (plan::products::size != 1 || plan::wide_rest) return false;
+    else {
+      using X = typename plan::products::template at<0>::x;
+      using Y = typename plan::products::template at<0>::y;
+      using Pol = typename K::arg_policy;
+      // 16-bit operands are read as stored: the call's own arrays, not a two-pass temporary.
+      if constexpr (kops::detail::computed_slot_v<Pol, S, X::index> || kops::detail::computed_slot_v<Pol, S, Y::index>)
+        return false;
+      else if constexpr ((half_storage || bf16_storage) && any_weighted(typename plan::terms{})) return false;
+      else if constexpr (std::is_same_v<S, float> && P == precision::accurate && !all_dot(typename plan::terms{}))
+        return false;
+      else return true;
+    }
+  }();
+};
+
+// The operand rows' element in shared memory: float (TF32 schemes) or the 16-bit bits.
+template <mma_arith A>
+using tc_operand_t = std::conditional_t<A == mma_arith::f16 || A == mma_arith::bf16, std::uint16_t, float>;
+
+// K's traits for the tensor-core kernel (file comment): what the outer formula
+// reads stays in K's layouts (registers, the narrow tile), the inner product's
+// operands go through the MMA.
+template <class K, precision P>
+struct tc_traits : K {
+  using choice = tc_choice<K, P>;
+  static_assert(choice::ok, "kops: internal error, tensor-core traits for a pass the tensor cores do not take");
+  using iplan = typename choice::plan;
+  using product = typename iplan::products::template at<0>;
+  using T = typename K::value_type;
+  static constexpr bool tensor_core = true;
+  static constexpr mma_arith arith = choice::arith;
+  static constexpr bool split = arith == mma_arith::tf32x3;
+  // The row-axis operand (A) and the reduced-axis one (B), and the weight.
+  using row_var = std::conditional_t<K::row_cat == category::i, typename product::x, typename product::y>;
+  using red_var = std::conditional_t<K::row_cat == category::i, typename product::y, typename product::x>;
+  using weight = typename product::weight;
+  static constexpr bool weighted = !std::is_void_v<weight>;
+  static constexpr bool norms = choice::any_distance(typename iplan::terms{});
+  static constexpr int dim = product::dim;
+  static constexpr int kstep = mma_step(arith);
+  static constexpr int ksteps = (dim + kstep - 1) / kstep;
+  static constexpr int dpad = ksteps * kstep;
+
+  using formula = typename iplan::outer;
+  using signature = layout_signature_t<typename K::reduction::signature, formula>;
+  static constexpr int row_dims = kops::detail::row_dims<signature, K::row_cat>();
+  static constexpr int red_dims = kops::detail::row_dims<signature, K::red_cat>();
+  static constexpr int param_dims = kops::detail::row_dims<signature, category::param>();
+  static constexpr bool chunked = false, staged = false, final_chunks = false, stage_red = false;
+  static constexpr int rows_per_thread = 1;
+
+  static constexpr int warps = 4;
+  static constexpr int block = 32 * warps;
+  static constexpr int block_rows = 16 * warps;
+  // The operand tile's row stride: 4 words past a multiple of 8 (float) or of
+  // 16 halves, so that a B fragment's 32 loads hit 32 banks.
+  using operand = tc_operand_t<arith>;
+  static constexpr int ldb = sizeof(operand) == 4 ? dpad + 4 : dpad + 8;
+  static constexpr std::size_t tile_bytes(int nt) {
+    const std::size_t tj = std::size_t(8 * nt);
+    return tj * (std::size_t(red_dims) + 1) * sizeof(T) + tj * std::size_t(ldb) * sizeof(operand);
+  }
+  static constexpr std::size_t exchange_bytes = std::size_t(block) * 2 * sizeof(typename K::acc_type);
+  // MMA columns per step: 8 NT, NT the largest of 8, 4, 2, 1 whose tile fits.
+  static constexpr int nt = tile_bytes(8) <= K::max_shared_bytes   ? 8
+                            : tile_bytes(4) <= K::max_shared_bytes ? 4
+                            : tile_bytes(2) <= K::max_shared_bytes ? 2
+                                                                   : 1;
+  static_assert(tile_bytes(nt) <= K::max_shared_bytes,
+                "kops::cuda::eval: the inner product is too wide for the tensor-core kernel's shared-memory tile; "
+                "pass kops::tensor_cores::off");
+  static constexpr int tile = 8 * nt;
+  static constexpr int quarter_step = 2 * nt;  // indices of a quarter per step
+  static constexpr std::size_t shared_bytes = tile_bytes(nt) > exchange_bytes ? tile_bytes(nt) : exchange_bytes;
+  // The row operands' fragments stay in registers for the whole walk when they
+  // take at most 64 of them; wider ones are read per step (L1).
+  static constexpr bool cache_rows = ksteps * 4 * (split ? 2 : 1) <= 64;
+};
+
+// The context the outer formula is evaluated in: the thread's tile_context,
+// the sums' values as Slot<slot0 + s>.
+template <class K, class Part>
+struct tc_context {
+  using value_type = typename K::value_type;
+  using scalar_type = typename K::value_type;
+  using math = typename K::math;
+  const tile_context<K>& base;
+  const Part& part;
+
+  template <category C, int I, int D>
+  KOPS_HD KOPS_INLINE auto load() const {
+    return base.template load<C, I, D>();
+  }
+  template <int S, int D>
+  KOPS_HD KOPS_INLINE const auto& slot() const {
+    return part[S - K::iplan::slot0];
+  }
+};
+
+// Element k of row r of argument I as an MMA operand: float, or the 16-bit bits.
+template <class K, int I>
+__device__ KOPS_INLINE typename K::operand tc_element(const typename K::args_type& a, std::int64_t e) {
+  if constexpr (sizeof(typename K::operand) == 2) return std::uint16_t(bits16(a.p[I][e]));
+  else return kops::detail::load_arg<typename K::arg_policy, I>(a.p[I], e);
+}
+
+// w_k, the weight of coordinate k (1 without one).
+template <class K>
+__device__ KOPS_INLINE float tc_weight(const typename K::args_type& a, int k) {
+  if constexpr (K::weighted) return kops::detail::load_arg<typename K::arg_policy, K::weight::index>(a.p[K::weight::index], k);
+  else return 1.0f;
+}
+
+// sum_k w_k v_k^2 over the D coordinates of row r of argument I.
+template <class K, int I>
+__device__ KOPS_INLINE float tc_norm(const typename K::args_type& a, std::int64_t r) {
+  float s = 0;
+  for (int k = 0; k < K::dim; ++k) {
+    const float v = kops::detail::load_arg<typename K::arg_policy, I>(a.p[I], r * K::dim + k);
+    s += tc_weight<K>(a, k) * v * v;
+  }
+  return s;
+}
+
+// A fragments of step s for rows rbase.. (clamped to rows - 1): the MMA's A.
+template <class K>
+__device__ KOPS_INLINE void tc_row_fragment(const typename K::args_type& a, std::int64_t rbase, std::int64_t rows,
+                                            int s, std::uint32_t (&big)[4], std::uint32_t (&small)[4]) {
+  constexpr int I = K::row_var::index, D = K::dim;
+  const int lane = int(threadIdx.x) % 32;
+  const int k0 = s * K::kstep;
+  if constexpr (K::arith == mma_arith::tf32 || K::arith == mma_arith::tf32x3) {
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const auto at = mma_layout::tf32_a(lane, i);
+      const std::int64_t r = rbase + at.row < rows ? rbase + at.row : rows - 1;
+      const int k = k0 + at.col;
+      const float v = k < D ? float(tc_element<K, I>(a, r * D + k)) : 0.0f;
+      tf32_parts<K::split>(v, big[i], small[i]);
+    }
+  } else {
+#pragma unroll
+    for (int q = 0; q < 4; ++q) big[q] = 0;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) {
+      const auto at = mma_layout::h16_a(lane, i);
+      const std::int64_t r = rbase + at.row < rows ? rbase + at.row : rows - 1;
+      const int k = k0 + at.col;
+      const std::uint32_t v = k < D ? std::uint32_t(tc_element<K, I>(a, r * D + k)) : 0u;
+      big[i / 2] |= v << (16 * (i & 1));
+    }
+  }
+}
+
+// P[n] += A (the step's fragments) times the tile's columns 8n .. 8n + 7, step s.
+template <class K>
+__device__ KOPS_INLINE void tc_multiply(float (&p)[K::nt][4], const std::uint32_t (&big)[4],
+                                        const std::uint32_t (&small)[4], const typename K::operand* ops, int s) {
+  const int lane = int(threadIdx.x) % 32;
+  const int k0 = s * K::kstep;
+#pragma unroll
+  for (int n = 0; n < K::nt; ++n) {
+    const typename K::operand* b = ops + n * 8 * K::ldb;
+    std::uint32_t fb[2] = {0, 0}, sb[2] = {0, 0};
+    if constexpr (K::arith == mma_arith::tf32 || K::arith == mma_arith::tf32x3) {
+#pragma unroll
+      for (int i = 0; i < 2; ++i) {
+        const auto at = mma_layout::tf32_b(lane, i);  // B(k, n) = b[n][k]
+        tf32_parts<K::split>(b[at.col * K::ldb + k0 + at.row], fb[i], sb[i]);
+      }
+      if constexpr (K::split) {
+        mma_tf32_m16n8k8(p[n], big, sb, p[n]);  // the small products first
+        mma_tf32_m16n8k8(p[n], small, fb, p[n]);
+      }
+      mma_tf32_m16n8k8(p[n], big, fb, p[n]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const auto at = mma_layout::h16_b(lane, i);
+        fb[i / 2] |= std::uint32_t(b[at.col * K::ldb + k0 + at.row]) << (16 * (i & 1));
+      }
+      if constexpr (K::arith == mma_arith::f16) mma_f16_m16n8k16(p[n], big, fb, p[n]);
+      else mma_bf16_m16n8k16(p[n], big, fb, p[n]);
+    }
+  }
+}
+
+// Where tile row rr (MMA column rr % 8 of n-tile rr / 8) comes from at step st:
+// quarter (rr % 8) / 2, position st * S + 2 (rr / 8) + rr % 2 in it.
+template <class K>
+KOPS_HD KOPS_INLINE int tc_position(int rr, int st) {
+  return st * K::quarter_step + 2 * (rr / 8) + (rr & 1);
+}
+
+// The length of quarter u of a range of `length` indices in quarters of q.
+KOPS_HD KOPS_INLINE std::int64_t tc_quarter_length(std::int64_t length, std::int64_t q, int u) {
+  const std::int64_t rest = length - u * q;
+  return rest < 0 ? 0 : rest < q ? rest : q;
+}
+
+// The block stages step st's tile (file comment): operands, narrow variables, norms.
+template <class K, class Sig = typename K::signature> struct tc_stage;
+template <class K, class... Slots>
+struct tc_stage<K, type_list<Slots...>> {
+  using T = typename K::value_type;
+  using O = typename K::operand;
+  __device__ KOPS_INLINE static void run(T* narrow, T* ynorm, O* ops, const typename K::args_type& a,
+                                         std::int64_t jb, std::int64_t length, std::int64_t q, int st) {
+    constexpr int I = K::red_var::index, D = K::dim;
+    for (int e = int(threadIdx.x); e < K::tile * K::dpad; e += K::block) {
+      const int rr = e / K::dpad, k = e - rr * K::dpad;
+      const int quarter = (rr & 7) / 2, pos = tc_position<K>(rr, st);
+      O v = O(0);
+      if (k < D && pos < tc_quarter_length(length, q, quarter)) {
+        const std::int64_t j = jb + quarter * q + pos;
+        if constexpr (K::weighted) v = O(float(tc_element<K, I>(a, j * D + k)) * tc_weight<K>(a, k));
+        else v = tc_element<K, I>(a, j * D + k);
+      }
+      ops[rr * K::ldb + k] = v;
+    }
+    for (int rr = int(threadIdx.x); rr < K::tile; rr += K::block) {
+      const int quarter = (rr & 7) / 2, pos = tc_position<K>(rr, st);
+      // A position past its quarter's end reads the quarter's first index (or jb): never used.
+      const std::int64_t j = jb + (pos < tc_quarter_length(length, q, quarter) ? quarter * q + pos : 0);
+      if constexpr (K::norms) ynorm[rr] = tc_norm<K, I>(a, j);
+      (one<Slots>(narrow, a, rr, j), ...);
+    }
+  }
+
+private:
+  template <class Slot>
+  __device__ KOPS_INLINE static void one(T* narrow, const typename K::args_type& a, int rr, std::int64_t j) {
+    if constexpr (!kops::detail::is_unused_slot_v<Slot>) {
+      if constexpr (Slot::cat == K::red_cat) {
+        constexpr int D = Slot::dim;
+        constexpr int off = kops::detail::row_offset<type_list<Slots...>, K::red_cat, Slot::index>();
+#pragma unroll
+        for (int k = 0; k < D; ++k)
+          narrow[rr * K::red_dims + off + k] =
+              kops::detail::load_arg<typename K::arg_policy, Slot::index>(a.p[Slot::index], j * D + k);
+      }
+    }
+  }
+};
+
+// The value of sum s (a term of the plan) from the inner product p and the norms.
+template <class Term>
+KOPS_HD KOPS_INLINE float tc_term(float p, float nx, float ny) {
+  if constexpr (Term::kind == kops::detail::inner_kind::dot) {
+    return p;
+  } else {
+    const float d = nx + ny - 2.0f * p;
+    return d > 0.0f ? d : 0.0f;  // the expansion may cancel below 0
+  }
+}
+
+template <class K, class Store>
+__device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std::int64_t rows, const std::int64_t jb,
+                                      const std::int64_t je, Store&& store) {
+  using T = typename K::value_type;
+  using Math = typename K::math;
+  using Op = typename K::op;
+  using Acc = typename K::acc_type;
+  using Terms = typename K::iplan::terms;
+  constexpr int NS = Terms::size;
+  using Part = vec<T, 1>[NS];
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, g = lane / 4, t = lane % 4;
+  const std::int64_t rbase = std::int64_t(blockIdx.x) * K::block_rows + warp * 16;
+  const std::int64_t row[2] = {rbase + g, rbase + g + 8};
+
+  // The quarters of [jb, je) (file comment); this lane's is quarter t.
+  const std::int64_t length = je > jb ? je - jb : 0;
+  const std::int64_t q = (length + 3) / 4;
+  const std::int64_t mine = tc_quarter_length(length, q, t);
+
+  tile_context<K> ctx[2];
+  float nx[2] = {0, 0};
+  Acc acc[2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const std::int64_t r = row[h] < rows ? row[h] : rows - 1;
+    load_row<K>(ctx[h], a, r, true);
+    if constexpr (K::norms) nx[h] = tc_norm<K, K::row_var::index>(a, r);
+    acc[h] = range_init<K>(jb + t * q, jb + t * q + mine);
+  }
+  std::uint32_t big[K::cache_rows ? K::ksteps : 1][4], small[K::cache_rows && K::split ? K::ksteps : 1][4];
+  if constexpr (K::cache_rows) {
+#pragma unroll
+    for (int s = 0; s < K::ksteps; ++s) tc_row_fragment<K>(a, rbase, rows, s, big[s], small[K::split ? s : 0]);
+  }
+
+  unsigned char* shared = shared_tile<unsigned char>();
+  T* narrow = reinterpret_cast<T*>(shared);
+  T* ynorm = narrow + K::tile * K::red_dims;
+  auto* ops = reinterpret_cast<typename K::operand*>(ynorm + K::tile);
+  constexpr int flush_steps = [] {
+    if constexpr (kops::detail::caller_flushes_v<Op>)
+      return Op::flush_every >= K::quarter_step ? int(Op::flush_every / K::quarter_step) : 1;
+    else return 0;
+  }();
+  int unflushed = 0;
+  const std::int64_t steps = (q + K::quarter_step - 1) / K::quarter_step;
+  for (std::int64_t st = 0; st < steps; ++st) {
+    __syncthreads();  // every warp is done with the previous tile
+    tc_stage<K>::run(narrow, ynorm, ops, a, jb, length, q, int(st));
+    __syncthreads();
+    float p[K::nt][4];
+#pragma unroll
+    for (int n = 0; n < K::nt; ++n)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) p[n][i] = 0.0f;
+#pragma unroll
+    for (int s = 0; s < K::ksteps; ++s) {
+      if constexpr (K::cache_rows) {
+        tc_multiply<K>(p, big[s], small[K::split ? s : 0], ops, s);
+      } else {
+        std::uint32_t b1[4], s1[4];
+        tc_row_fragment<K>(a, rbase, rows, s, b1, s1);
+        tc_multiply<K>(p, b1, s1, ops, s);
+      }
+    }
+#pragma unroll
+    for (int n = 0; n < K::nt; ++n) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int h = i / 2, rr = n * 8 + 2 * t + (i & 1);
+        const int pos = tc_position<K>(rr, int(st));
+        if (pos < mine) {
+          Part part;
+          [&]<int... S>(std::integer_sequence<int, S...>) {
+            ((part[S][0] = tc_term<typename Terms::template at<S>>(p[n][i], nx[h], ynorm[rr])), ...);
+          }(std::make_integer_sequence<int, NS>{});
+          if constexpr (K::red_dims > 0) ctx[h].red = narrow + rr * K::red_dims;
+          const tc_context<K, Part> c{ctx[h], part};
+          Op::template accumulate<Math>(acc[h], K::formula::eval(c), Math::template index<T>(jb + t * q + pos));
+        }
+      }
+    }
+    if constexpr (flush_steps > 0) {
+      if (++unflushed == flush_steps) {
+        unflushed = 0;
+        Op::template flush<Math>(acc[0]);
+        Op::template flush<Math>(acc[1]);
+      }
+    }
+  }
+
+  // The four quarters of each row, combined in order by the lane of quarter 0.
+  __syncthreads();
+  Acc* exchange = reinterpret_cast<Acc*>(shared);
+  exchange[2 * int(threadIdx.x)] = acc[0];
+  exchange[2 * int(threadIdx.x) + 1] = acc[1];
+  __syncthreads();
+  if (t == 0) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      Acc total = acc[h];
+      for (int u = 1; u < 4; ++u)
+        if (tc_quarter_length(length, q, u) > 0) Op::template combine<Math>(total, exchange[2 * (int(threadIdx.x) + u) + h]);
+      if (row[h] < rows) store(total, row[h]);
+    }
+  }
+}
+
+} // namespace kops::cuda::detail

@@ -1,0 +1,357 @@
+// The tensor-core kernel (backends/cuda/tensor_core.hpp) against a double loop
+// (reference_eval) and against the CUDA-core kernel of the same call
+// (kops::tensor_cores::off), through every scheme: GPU_1D, GPU_2D with chunks
+// that cut the reduced axis mid-tile, batches, both reduction axes, every
+// reduction family, dims that are not a multiple of the MMA's step, row and
+// index counts that are not multiples of the tiles, 16-bit storage.
+//
+// Tolerances are the bounds docs/tensor_cores.md states, evaluated per output
+// from the data (tc_bound below), not a fixed epsilon: with u_op the operands'
+// rounding (TF32: 2^-11; 3xTF32: 3 2^-22; 16-bit data: 0, the products are
+// exact in fp32) and D the dimension,
+//   |<x, y>^ - <x, y>|  <=  (2 u_op + (D + 2) 2^-24) sum_k |x_k y_k|
+//   |d^ - d|            <=  (2 u_op + (2 D + 4) 2^-24) (|x|^2 + |y|^2)      (d = |x - y|^2, clamped at 0)
+// The tests check the sums themselves (min over the reduced axis of the sum,
+// whose error is the bound at the minimising pair) and the formulas built on
+// them against the CUDA-core kernel.
+#include "cuda_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace {
+
+namespace d = kops::cuda::detail;
+using kops::cuda::scheme;
+using kops::precision;
+using kops::tensor_cores;
+
+constexpr double u24 = 1.0 / (1 << 24);
+constexpr double u_tf32 = 1.0 / (1 << 11);
+
+// The kernel a call takes (the compile-time half of eval.hpp's choice; the
+// emulator reports compute capability 9.0, so these run on the MMA path).
+template <precision P, class T, class Red>
+constexpr bool takes_tc(Red) {
+  using Pol = kops::detail::policy_of_t<P>;
+  using K = d::pass_traits_t<Pol, Red, T, typename Red::op::template out_t<kops::detail::compute_t<T>>>;
+  return d::tc_choice<K, P>::ok;
+}
+
+template <int D>
+constexpr auto x = kops::vi<0, D>;
+template <int D>
+constexpr auto y = kops::vj<1, D>;
+constexpr auto b = kops::vj<2, 1>;
+constexpr auto g = kops::pm<3, 1>;
+
+// The policy kind (core/policy.hpp): automatic unless named.
+static_assert(kops::detail::policy_of_t<>::tc == tensor_cores::automatic);
+static_assert(kops::detail::policy_of_t<precision::fast, tensor_cores::off>::tc == tensor_cores::off);
+static_assert(kops::detail::valid_policies_v<tensor_cores::off, precision::fast>);
+static_assert(!kops::detail::valid_policies_v<tensor_cores::off, tensor_cores::automatic>);
+
+// What the tensor cores take, and what they leave (tensor_core.hpp, tc_choice).
+static_assert(takes_tc<precision::fast, float>(kops::sum_reduction(kops::exp(-g * kops::sqdist(x<64>, y<64>)) * b, kops::axis_j)));
+static_assert(takes_tc<precision::accurate, float>(kops::sum_reduction(kops::dot(x<64>, y<64>) * b, kops::axis_j)));
+static_assert(takes_tc<precision::accurate, kops::half>(kops::sum_reduction(kops::exp(-g * kops::sqdist(x<64>, y<64>)) * b, kops::axis_j)));
+// accurate float keeps sqdist on the CUDA cores (the expansion's bound is weaker)
+static_assert(!takes_tc<precision::accurate, float>(kops::sum_reduction(kops::exp(-g * kops::sqdist(x<64>, y<64>)) * b, kops::axis_j)));
+// double never; narrow never
+static_assert(!takes_tc<precision::fast, double>(kops::sum_reduction(kops::exp(-g * kops::sqdist(x<64>, y<64>)) * b, kops::axis_j)));
+static_assert(!takes_tc<precision::fast, float>(kops::sum_reduction(kops::exp(-g * kops::sqdist(x<16>, y<16>)) * b, kops::axis_j)));
+// a wide rest (the x-gradient reads x and y whole) stays on the CUDA cores
+static_assert(!takes_tc<precision::fast, float>(kops::sum_reduction(kops::exp(-kops::sqdist(x<64>, y<64>)) * (x<64> - y<64>), kops::axis_j)));
+// a 16-bit weighted form would round w y to 16 bits
+static_assert(!takes_tc<precision::fast, kops::half>(kops::min_reduction(kops::weighted_sqdist(kops::pm<2, 64>, x<64>, y<64>), kops::axis_j)));
+
+template <class T>
+std::vector<T> cast(const std::vector<double>& v) {
+  std::vector<T> r(v.size());
+  for (std::size_t k = 0; k < v.size(); ++k) r[k] = T(v[k]);
+  return r;
+}
+template <class T>
+std::vector<double> widen(const std::vector<T>& v) {
+  std::vector<double> r(v.size());
+  for (std::size_t k = 0; k < v.size(); ++k) r[k] = double(v[k]);
+  return r;
+}
+
+// Points: M x D and N x D, uniform in [lo, hi], shifted by `mean` in every coordinate.
+struct cloud {
+  std::vector<double> x, y;
+};
+cloud make_cloud(std::int64_t M, std::int64_t N, int D, double mean, unsigned seed) {
+  cloud c{kops_test::random_vector<double>(std::size_t(M) * D, -1, 1, seed),
+          kops_test::random_vector<double>(std::size_t(N) * D, -1, 1, seed + 1)};
+  for (double& v : c.x) v += mean;
+  for (double& v : c.y) v += mean;
+  return c;
+}
+
+double sq_norm(const double* v, int D) {
+  double s = 0;
+  for (int k = 0; k < D; ++k) s += v[k] * v[k];
+  return s;
+}
+
+// The call on host arrays through kops::cuda::eval_host.
+template <auto... Pol, class Red, class Out, class... A>
+void run(Red red, std::int64_t M, std::int64_t N, Out* out, scheme s, std::int64_t chunk, const A*... args) {
+  kops::cuda::options o;
+  o.scheme = s;
+  o.gpu_2d_chunk = chunk;
+  kops::cuda::eval_host<Pol...>(red, M, N, out, args..., o);
+}
+
+struct scheme_case {
+  scheme s;
+  std::int64_t chunk;
+};
+const scheme_case schemes[] = {{scheme::gpu_1d, 0}, {scheme::gpu_2d, 37}, {scheme::gpu_2d, 200}};
+
+// min_j |x_i - y_j|^2 on the tensor cores: each output within the bound of the
+// exact minimum, in TF32 (fast) and from 16-bit data; sizes with tails.
+template <class T, int D>
+void check_min_sqdist(double mean, std::int64_t M, std::int64_t N) {
+  const auto red = kops::min_reduction(kops::sqdist(x<D>, y<D>), kops::axis_j);
+  static_assert(takes_tc<precision::fast, T>(red));
+  cloud c = make_cloud(M, N, D, mean, 101);
+  const auto xs = cast<T>(c.x), ys = cast<T>(c.y);
+  const auto xd = widen(xs), yd = widen(ys);  // the data as stored
+  const double u_op = std::is_same_v<T, float> ? u_tf32 : 0.0;
+  for (const auto& sc : schemes) {
+    std::vector<float> out(std::size_t(M), -1.0f);
+    run<precision::fast>(red, M, N, out.data(), sc.s, sc.chunk, xs.data(), ys.data());
+    for (std::int64_t i = 0; i < M; ++i) {
+      double best = std::numeric_limits<double>::infinity(), bound = 0;
+      for (std::int64_t j = 0; j < N; ++j) {
+        double s = 0;
+        for (int k = 0; k < D; ++k) s += (xd[i * D + k] - yd[j * D + k]) * (xd[i * D + k] - yd[j * D + k]);
+        const double bj = (2 * u_op + (2 * D + 4) * u24) * (sq_norm(&xd[i * D], D) + sq_norm(&yd[j * D], D));
+        if (s < best) best = s;
+        bound = std::max(bound, bj);  // the bound at whichever pair attains the computed minimum
+      }
+      INFO("T " << (std::is_same_v<T, float> ? "float" : "16-bit") << " D " << D << " mean " << mean << " row " << i
+                << " scheme " << int(sc.s) << " chunk " << sc.chunk);
+      REQUIRE(out[i] >= 0.0f);
+      REQUIRE(std::abs(double(out[i]) - best) <= bound);
+    }
+  }
+}
+
+TEST_CASE("tensor cores: min of sqdist within the stated bound, tails of rows, indices and dims", "[tensor_cores]") {
+  check_min_sqdist<float, 64>(0.0, 77, 203);
+  check_min_sqdist<float, 37>(0.0, 16, 64);   // D not a multiple of 8; rows one warp exactly
+  check_min_sqdist<float, 40>(10.0, 65, 9);   // a mean far from the origin: the expansion cancels
+  check_min_sqdist<kops::half, 64>(0.0, 33, 130);
+  check_min_sqdist<kops::half, 50>(0.0, 17, 31);  // D not a multiple of 16
+  check_min_sqdist<kops::bfloat16, 96>(0.0, 40, 75);
+}
+
+// Near-duplicates: x_i = y_{p(i)} exactly, plus far points. The expansion's
+// cancellation is clamped at 0, never negative; argmin finds the duplicate
+// (its distance, within the bound of 0, is far below every other's), and the
+// lowest index among exact duplicates (y_3 == y_40: the quarters combine in order).
+TEST_CASE("tensor cores: near-duplicates, exact duplicates and argmin ties", "[tensor_cores]") {
+  constexpr int D = 48;
+  const std::int64_t M = 70, N = 150;
+  cloud c = make_cloud(M, N, D, 3.0, 202);
+  for (int k = 0; k < D; ++k) c.y[40 * D + k] = c.y[3 * D + k];
+  std::vector<std::int64_t> want(M);
+  for (std::int64_t i = 0; i < M; ++i) {
+    const std::int64_t j = (i * 37 + 11) % N;
+    for (int k = 0; k < D; ++k) c.x[i * D + k] = c.y[j * D + k];
+    want[i] = j == 40 ? 3 : j;
+  }
+  const auto xs = cast<float>(c.x), ys = cast<float>(c.y);
+  const auto dist = kops::min_reduction(kops::sqdist(x<D>, y<D>), kops::axis_j);
+  const auto arg = kops::argmin_reduction(kops::sqdist(x<D>, y<D>), kops::axis_j);
+  static_assert(takes_tc<precision::fast, float>(arg));
+  for (const auto& sc : schemes) {
+    std::vector<float> m(std::size_t(M), -1.0f);
+    std::vector<std::int64_t> a(std::size_t(M), -1);
+    run<precision::fast>(dist, M, N, m.data(), sc.s, sc.chunk, xs.data(), ys.data());
+    run<precision::fast>(arg, M, N, a.data(), sc.s, sc.chunk, xs.data(), ys.data());
+    for (std::int64_t i = 0; i < M; ++i) {
+      INFO("row " << i << " scheme " << int(sc.s) << " chunk " << sc.chunk);
+      const double bound = (2 * u_tf32 + (2 * D + 4) * u24) * 2 * sq_norm(&c.x[i * D], D);
+      REQUIRE(m[i] >= 0.0f);
+      REQUIRE(double(m[i]) <= bound);
+      REQUIRE(a[i] == want[i]);
+    }
+  }
+}
+
+// Every reduction family on a formula of the tensor cores' form, against the
+// CUDA-core kernel of the same call (tensor_cores::off): indices exactly (the
+// points are far apart relative to the bound), values within `rel`.
+// Indices agree exactly, or (with `near`, the exact distance of a row's
+// index) point at distances within rel of each other: the k-th neighbours
+// beyond the first are not far apart relative to TF32's bound.
+struct no_near {
+  double operator()(std::int64_t, std::int64_t) const { return 0; }
+};
+template <auto... Pol, class Red, class Near, class... A>
+void check_against_off(const char* what, Red red, std::int64_t M, std::int64_t N, double rel, Near near,
+                       const A*... args) {
+  using Out = typename Red::op::template out_t<float>;
+  const std::int64_t rows = Red::row_cat == kops::category::i ? M : N;
+  const std::size_t n = std::size_t(rows) * Red::dim;
+  for (const auto& sc : schemes) {
+    std::vector<Out> tc(n), cc(n);
+    run<precision::fast, Pol...>(red, M, N, tc.data(), sc.s, sc.chunk, args...);
+    run<precision::fast, tensor_cores::off, Pol...>(red, M, N, cc.data(), sc.s, sc.chunk, args...);
+    for (std::size_t k = 0; k < n; ++k) {
+      INFO(what << " output " << k << " scheme " << int(sc.s) << " chunk " << sc.chunk);
+      if constexpr (std::is_integral_v<Out>) {
+        if constexpr (std::is_same_v<Near, no_near>) REQUIRE(tc[k] == cc[k]);
+        else REQUIRE(std::abs(near(std::int64_t(k) / Red::dim, tc[k]) - near(std::int64_t(k) / Red::dim, cc[k])) <= rel);
+      } else if constexpr (requires { tc[k].index; }) {
+        REQUIRE(tc[k].index == cc[k].index);
+        REQUIRE(std::abs(double(tc[k].value) - double(cc[k].value)) <= rel * (1 + std::abs(double(cc[k].value))));
+      } else {
+        REQUIRE(std::abs(double(tc[k]) - double(cc[k])) <= rel * (1 + std::abs(double(cc[k]))));
+      }
+    }
+  }
+}
+
+TEST_CASE("tensor cores: every reduction family against the CUDA-core kernel", "[tensor_cores]") {
+  constexpr int D = 40;
+  const std::int64_t M = 83, N = 171;
+  // Well-separated points (nearest neighbours far apart relative to the TF32
+  // bound) so that indices agree exactly: x near a shuffled subset of y.
+  cloud c = make_cloud(M, N, D, 0.0, 303);
+  for (std::int64_t i = 0; i < M; ++i)
+    for (int k = 0; k < D; ++k) c.x[i * D + k] = 0.9 * c.y[((i * 53 + 7) % N) * D + k] + 0.1 * c.x[i * D + k];
+  const auto xs = cast<float>(c.x), ys = cast<float>(c.y);
+  const auto bs = kops_test::random_vector<float>(std::size_t(N), 0.5, 2, 304);
+  const std::vector<float> gs{1.0f / D};
+  const auto sq = kops::sqdist(x<D>, y<D>);
+  const auto gauss = kops::exp(-g * sq) * b;
+  const auto v2 = kops::vj<2, 2>;
+  const auto vs = kops_test::random_vector<float>(std::size_t(N) * 2, -1, 1, 305);
+  // The exact distance of row i to index j (TF32's bound here: about 0.06).
+  const auto exact_sq = [&](std::int64_t i, std::int64_t j) {
+    double s = 0;
+    for (int k = 0; k < D; ++k) s += (double(xs[i * D + k]) - ys[j * D + k]) * (double(xs[i * D + k]) - ys[j * D + k]);
+    return s;
+  };
+
+  check_against_off("sum", kops::sum_reduction(gauss, kops::axis_j), M, N, 2e-3, no_near{}, xs.data(), ys.data(), bs.data(), gs.data());
+  check_against_off("sum over i", kops::sum_reduction(gauss, kops::axis_i), M, N, 2e-3, no_near{}, xs.data(), ys.data(), bs.data(), gs.data());
+  check_against_off("argmin", kops::argmin_reduction(sq, kops::axis_j), M, N, 0, no_near{}, xs.data(), ys.data());
+  check_against_off("argmin over i", kops::argmin_reduction(sq, kops::axis_i), M, N, 0.1,
+                    [&](std::int64_t j, std::int64_t i) { return exact_sq(i, j); }, xs.data(), ys.data());
+  check_against_off("min_argmin", kops::min_argmin_reduction(sq, kops::axis_j), M, N, 2e-2, no_near{}, xs.data(), ys.data());
+  check_against_off("argkmin<4>", kops::argkmin_reduction<4>(sq, kops::axis_j), M, N, 0.1, exact_sq, xs.data(), ys.data());
+  check_against_off("kmin<3>", kops::kmin_reduction<3>(sq, kops::axis_j), M, N, 2e-2, no_near{}, xs.data(), ys.data());
+  check_against_off("logsumexp", kops::logsumexp_reduction(-g * sq, kops::axis_j), M, N, 2e-3, no_near{}, xs.data(), ys.data(),
+                    bs.data(), gs.data());
+  check_against_off("sumsoftmaxweight", kops::sumsoftmaxweight_reduction(-g * sq, v2, kops::axis_j), M, N, 2e-3, no_near{},
+                    xs.data(), ys.data(), vs.data(), gs.data());
+  check_against_off("dot, max", kops::max_reduction(kops::dot(x<D>, y<D>) * b, kops::axis_j), M, N, 2e-3, no_near{}, xs.data(),
+                    ys.data(), bs.data());
+}
+
+// A long reduced axis: block sums flushed mid-range (the scheme's flush
+// points, per quarter), GPU_1D and GPU_2D.
+TEST_CASE("tensor cores: a long reduced axis, block sums flushed", "[tensor_cores]") {
+  constexpr int D = 64;
+  const std::int64_t M = 20, N = 3001;
+  cloud c = make_cloud(M, N, D, 0.0, 606);
+  const auto xs = cast<float>(c.x), ys = cast<float>(c.y);
+  const auto bs = kops_test::random_vector<float>(std::size_t(N), 0.5, 2, 607);
+  const std::vector<float> gs{1.0f / D};
+  const auto red = kops::sum_reduction(kops::exp(-g * kops::sqdist(x<D>, y<D>)) * b, kops::axis_j);
+  check_against_off("long sum", red, M, N, 2e-3, no_near{}, xs.data(), ys.data(), bs.data(), gs.data());
+  check_against_off<kops::sum_scheme::direct>("long sum, direct", red, M, N, 2e-3, no_near{}, xs.data(), ys.data(),
+                                              bs.data(), gs.data());
+  check_against_off<kops::sum_scheme::kahan>("long sum, kahan", red, M, N, 2e-3, no_near{}, xs.data(), ys.data(), bs.data(), gs.data());
+}
+
+// precision::accurate in float: 3xTF32 dot products, close to the CUDA cores'
+// fp32 (the bound with u_op = 3 2^-22), against a double loop.
+TEST_CASE("tensor cores: 3xTF32 dot products under precision::accurate", "[tensor_cores]") {
+  constexpr int D = 72;
+  const std::int64_t M = 50, N = 97;
+  cloud c = make_cloud(M, N, D, 0.0, 404);
+  const auto xs = cast<float>(c.x), ys = cast<float>(c.y);
+  const auto bs = kops_test::random_vector<float>(std::size_t(N), -1, 1, 405);
+  const auto red = kops::sum_reduction(kops::dot(x<D>, y<D>) * b, kops::axis_j);
+  static_assert(takes_tc<precision::accurate, float>(red));
+  for (const auto& sc : schemes) {
+    std::vector<float> out(static_cast<std::size_t>(M));
+    run<precision::accurate>(red, M, N, out.data(), sc.s, sc.chunk, xs.data(), ys.data(), bs.data());
+    for (std::int64_t i = 0; i < M; ++i) {
+      double exact = 0, bound = 0;
+      for (std::int64_t j = 0; j < N; ++j) {
+        double p = 0, pa = 0;
+        for (int k = 0; k < D; ++k) {
+          p += double(xs[i * D + k]) * ys[j * D + k];
+          pa += std::abs(double(xs[i * D + k]) * ys[j * D + k]);
+        }
+        exact += p * bs[j];
+        // each inner product within its bound, then N products and sums in fp32
+        bound += ((6.0 / (1 << 22) + (D + 2) * u24) * pa + (N + 2) * u24 * std::abs(p)) * std::abs(double(bs[j]));
+      }
+      INFO("row " << i << " scheme " << int(sc.s));
+      REQUIRE(std::abs(double(out[i]) - exact) <= bound);
+    }
+  }
+}
+
+// A weighted distance (the diagonal weighted_sqdist, w y in the MMA) and a
+// batched call (the batch on the grid's z axis, the same kernel body).
+TEST_CASE("tensor cores: weighted distances and batches", "[tensor_cores]") {
+  constexpr int D = 33;
+  const std::int64_t M = 45, N = 66;
+  cloud c = make_cloud(M, N, D, 0.0, 505);
+  const auto xs = cast<float>(c.x), ys = cast<float>(c.y);
+  const auto ws = kops_test::random_vector<float>(std::size_t(D), 0.5, 2, 506);
+  const auto wd = kops::min_reduction(kops::weighted_sqdist(kops::pm<2, D>, x<D>, y<D>), kops::axis_j);
+  static_assert(takes_tc<precision::fast, float>(wd));
+  for (const auto& sc : schemes) {
+    std::vector<float> out(static_cast<std::size_t>(M));
+    run<precision::fast>(wd, M, N, out.data(), sc.s, sc.chunk, xs.data(), ys.data(), ws.data());
+    for (std::int64_t i = 0; i < M; ++i) {
+      double best = std::numeric_limits<double>::infinity(), bound = 0;
+      for (std::int64_t j = 0; j < N; ++j) {
+        double s = 0, nx = 0, ny = 0;
+        for (int k = 0; k < D; ++k) {
+          const double xv = xs[i * D + k], yv = ys[j * D + k], w = ws[k];
+          s += w * (xv - yv) * (xv - yv);
+          nx += w * xv * xv;
+          ny += w * yv * yv;
+        }
+        best = std::min(best, s);
+        // w y rounded to fp32 before TF32: one more u24 on the product
+        bound = std::max(bound, (2 * u_tf32 + (2 * D + 6) * u24) * (nx + ny));
+      }
+      INFO("row " << i << " scheme " << int(sc.s));
+      REQUIRE(std::abs(double(out[i]) - best) <= bound);
+    }
+  }
+
+  // Three problems in one launch, x per batch, y shared.
+  constexpr int E = 32;
+  const int B = 3;
+  const std::int64_t Mb = 21, Nb = 40;
+  const auto xb = kops_test::random_vector<float>(std::size_t(B * Mb * E), -1, 1, 507);
+  const auto yb = kops_test::random_vector<float>(std::size_t(Nb * E), -1, 1, 508);
+  const auto red = kops::argmin_reduction(kops::sqdist(kops::vi<0, E>, kops::vj<1, E>), kops::axis_j);
+  std::vector<std::int64_t> batched(std::size_t(B * Mb), -1), each(std::size_t(Mb), -1);
+  kops::cuda::eval_host<precision::fast>(red, Mb, Nb, batched.data(), kops::per_batch(xb.data()), yb.data(),
+                                         kops::batch{B});
+  for (int k = 0; k < B; ++k) {
+    run<precision::fast>(red, Mb, Nb, each.data(), scheme::gpu_1d, 0, xb.data() + k * Mb * E, yb.data());
+    for (std::int64_t i = 0; i < Mb; ++i) REQUIRE(batched[std::size_t(k * Mb + i)] == each[std::size_t(i)]);
+  }
+}
+
+} // namespace
