@@ -37,10 +37,17 @@ using T = SASS_T;
 inline constexpr kops::precision prec = kops::precision::SASS_PREC;
 // The CUDA-core kernels (the set's rows, compared with keopscore's); with
 // SASS_TC the tensor-core kernel where it applies (bench/sass/tensor_cores.sh).
+// (compare.sh builds older revisions with this file too: before the policy
+// existed, every kernel was a CUDA-core one.)
+#if __has_include(<kops/core/tensor_cores.hpp>)
+#define SASS_TC_POLICY , tensor_cores
 #if defined(SASS_TC)
 inline constexpr kops::tensor_cores tensor_cores = kops::tensor_cores::automatic;
 #else
 inline constexpr kops::tensor_cores tensor_cores = kops::tensor_cores::off;
+#endif
+#else
+#define SASS_TC_POLICY
 #endif
 inline constexpr int D = SASS_D;
 #if defined(SASS_TUNE_R)
@@ -114,9 +121,9 @@ template <class Red, class Out, class... Args>
 void instantiate(Red red, Out* out, const Args*... args) {
   export_launch_facts<kops::detail::call_policy_t<Red, T, prec>, Red, Out>();
 #if defined(SASS_TUNE_R)
-  kops::cuda::detail::eval_tuned<tune, prec, tensor_cores>(red, 1000, 1000, out, args...);
+  kops::cuda::detail::eval_tuned<tune, prec SASS_TC_POLICY>(red, 1000, 1000, out, args...);
 #else
-  kops::cuda::eval<prec, tensor_cores>(red, 1000, 1000, out, args...);
+  kops::cuda::eval<prec SASS_TC_POLICY>(red, 1000, 1000, out, args...);
 #endif
 }
 
