@@ -19,7 +19,7 @@
 // GPU_1D, GPU_2D's pass 1, batched and offset launches are this one body; the
 // combine pass is the CUDA-core one, on the same accumulators):
 //
-//   block: 4 warps, 64 output rows, 16 per warp (the MMA's M). Lane l of a warp
+//   block: 8 warps, 128 output rows, 16 per warp (the MMA's M). Lane l of a warp
 //   (g = l / 4, t = l % 4) owns rows g and g + 8 of the warp's 16 and, of the
 //   reduced range [jb, je), the quarter t: [jb + t Q, jb + t Q + L_t), Q =
 //   ceil(L / 4). The MMA's 8 columns are 2 indices of each quarter, so a
@@ -103,9 +103,10 @@ struct tc_choice {
   }();
 };
 
-// The operand rows' element in shared memory: float (TF32 schemes) or the 16-bit bits.
+// The operand rows' element in shared memory: the TF32 bit pattern (rounded
+// once, when the block stages the tile: tf32_parts) or the 16-bit bits.
 template <mma_arith A>
-using tc_operand_t = std::conditional_t<A == mma_arith::f16 || A == mma_arith::bf16, std::uint16_t, float>;
+using tc_operand_t = std::conditional_t<A == mma_arith::f16 || A == mma_arith::bf16, std::uint16_t, std::uint32_t>;
 
 // K's traits for the tensor-core kernel (file comment): what the outer formula
 // reads stays in K's layouts (registers, the narrow tile), the inner product's
@@ -139,17 +140,22 @@ struct tc_traits : K {
   static constexpr bool chunked = false, staged = false, final_chunks = false, stage_red = false;
   static constexpr int rows_per_thread = 1;
 
-  static constexpr int warps = 4;
+  static constexpr int warps = 8;
   static constexpr int block = 32 * warps;
   static constexpr int block_rows = 16 * warps;
-  // The operand tile's row stride: 4 words past a multiple of 8 (float) or of
-  // 16 halves, so that a B fragment's 32 loads hit 32 banks.
+  // The operand tile's row stride: 4 words past a multiple of 8 (TF32) or of
+  // 16 halves, so that a B fragment's 32 loads hit 32 banks. 3xTF32 keeps the
+  // small parts in a second tile of the same shape after the first.
   using operand = tc_operand_t<arith>;
   static constexpr int ldb = sizeof(operand) == 4 ? dpad + 4 : dpad + 8;
   static constexpr std::size_t tile_bytes(int nt) {
     const std::size_t tj = std::size_t(8 * nt);
-    return tj * (std::size_t(red_dims) + 1) * sizeof(T) + tj * std::size_t(ldb) * sizeof(operand);
+    return tj * (std::size_t(red_dims) + 1) * sizeof(T) + tj * std::size_t(ldb) * sizeof(operand) * (split ? 2 : 1);
   }
+  // The norms of the reduced axis from the staged tile (the operands' own
+  // values: rounded to TF32 as the products see them), or, for a weighted
+  // form, from the arguments in fp32.
+  static constexpr bool staged_norms = norms && !weighted;
   static constexpr std::size_t exchange_bytes = std::size_t(block) * 2 * sizeof(typename K::acc_type);
   // MMA columns per step: 8 NT, NT the largest of 8, 4, 2, 1 whose tile fits.
   static constexpr int nt = tile_bytes(8) <= K::max_shared_bytes   ? 8
@@ -187,11 +193,28 @@ struct tc_context {
   }
 };
 
-// Element k of row r of argument I as an MMA operand: float, or the 16-bit bits.
+// Element e of argument I as an MMA reads it: its float value (to be rounded
+// to TF32), or its 16-bit bits.
 template <class K, int I>
-__device__ KOPS_INLINE typename K::operand tc_element(const typename K::args_type& a, std::int64_t e) {
-  if constexpr (sizeof(typename K::operand) == 2) return std::uint16_t(bits16(a.p[I][e]));
-  else return kops::detail::load_arg<typename K::arg_policy, I>(a.p[I], e);
+__device__ KOPS_INLINE auto tc_element(const typename K::args_type& a, std::int64_t e) {
+  if constexpr (sizeof(typename K::operand) == 2) return std::uint16_t(a.p[I][e].x);  // kops::half / bfloat16: the bits
+  else return float(kops::detail::load_arg<typename K::arg_policy, I>(a.p[I], e));
+}
+
+// The value of a staged operand element.
+template <class K>
+KOPS_HD KOPS_INLINE float tc_value(typename K::operand v) {
+  if constexpr (K::arith == mma_arith::f16) {
+#if defined(__CUDA_ARCH__)
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(v));
+    return f;
+#else
+    return kops::detail::half_bits_to_float(v);
+#endif
+  }
+  else if constexpr (K::arith == mma_arith::bf16) return float_of_bits(std::uint32_t(v) << 16);
+  else return float_of_bits(v);
 }
 
 // w_k, the weight of coordinate k (1 without one).
@@ -201,13 +224,24 @@ __device__ KOPS_INLINE float tc_weight(const typename K::args_type& a, int k) {
   else return 1.0f;
 }
 
-// sum_k w_k v_k^2 over the D coordinates of row r of argument I.
+// sum_k w_k v_k^2 over the D coordinates of row r of argument I; without a
+// weight, of the values the MMA multiplies (TF32-rounded, or 16-bit as stored),
+// so that a point's distance to itself cancels to the accumulation's rounding.
 template <class K, int I>
 __device__ KOPS_INLINE float tc_norm(const typename K::args_type& a, std::int64_t r) {
   float s = 0;
   for (int k = 0; k < K::dim; ++k) {
-    const float v = kops::detail::load_arg<typename K::arg_policy, I>(a.p[I], r * K::dim + k);
-    s += tc_weight<K>(a, k) * v * v;
+    if constexpr (K::weighted) {
+      const float v = kops::detail::load_arg<typename K::arg_policy, I>(a.p[I], r * K::dim + k);
+      s += tc_weight<K>(a, k) * v * v;
+    } else {
+      const typename K::operand e = [&] {
+        if constexpr (sizeof(typename K::operand) == 2) return tc_element<K, I>(a, r * K::dim + k);
+        else return to_tf32(tc_element<K, I>(a, r * K::dim + k));
+      }();
+      const float v = tc_value<K>(e);
+      s += v * v;
+    }
   }
   return s;
 }
@@ -243,32 +277,33 @@ __device__ KOPS_INLINE void tc_row_fragment(const typename K::args_type& a, std:
 }
 
 // P[n] += A (the step's fragments) times the tile's columns 8n .. 8n + 7, step s.
+// (ops: the staged tile, TF32 bits or 16-bit pairs; for 3xTF32 the small parts
+// follow at ops + tile * ldb.) A lane's B fragment is two 32-bit shared loads:
+// B(k, n) = tile row n, column k; a 16-bit register holds columns 2t, 2t + 1
+// of one row, adjacent in the tile.
 template <class K>
 __device__ KOPS_INLINE void tc_multiply(float (&p)[K::nt][4], const std::uint32_t (&big)[4],
                                         const std::uint32_t (&small)[4], const typename K::operand* ops, int s) {
-  const int lane = int(threadIdx.x) % 32;
+  const int lane = int(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
   const int k0 = s * K::kstep;
 #pragma unroll
   for (int n = 0; n < K::nt; ++n) {
-    const typename K::operand* b = ops + n * 8 * K::ldb;
-    std::uint32_t fb[2] = {0, 0}, sb[2] = {0, 0};
+    const typename K::operand* b = ops + (n * 8 + g) * K::ldb + k0;
+    std::uint32_t fb[2];
     if constexpr (K::arith == mma_arith::tf32 || K::arith == mma_arith::tf32x3) {
-#pragma unroll
-      for (int i = 0; i < 2; ++i) {
-        const auto at = mma_layout::tf32_b(lane, i);  // B(k, n) = b[n][k]
-        tf32_parts<K::split>(b[at.col * K::ldb + k0 + at.row], fb[i], sb[i]);
-      }
+      fb[0] = b[t];  // B(t, g), B(t + 4, g): mma_layout::tf32_b
+      fb[1] = b[t + 4];
       if constexpr (K::split) {
+        const std::uint32_t* bs = b + K::tile * K::ldb;
+        const std::uint32_t sb[2] = {bs[t], bs[t + 4]};
         mma_tf32_m16n8k8(p[n], big, sb, p[n]);  // the small products first
         mma_tf32_m16n8k8(p[n], small, fb, p[n]);
       }
       mma_tf32_m16n8k8(p[n], big, fb, p[n]);
     } else {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const auto at = mma_layout::h16_b(lane, i);
-        fb[i / 2] |= std::uint32_t(b[at.col * K::ldb + k0 + at.row]) << (16 * (i & 1));
-      }
+      // B(2t, g), B(2t + 1, g) and the same 8 columns on: mma_layout::h16_b
+      fb[0] = *reinterpret_cast<const std::uint32_t*>(b + 2 * t);
+      fb[1] = *reinterpret_cast<const std::uint32_t*>(b + 2 * t + 8);
       if constexpr (K::arith == mma_arith::f16) mma_f16_m16n8k16(p[n], big, fb, p[n]);
       else mma_bf16_m16n8k16(p[n], big, fb, p[n]);
     }
@@ -288,6 +323,12 @@ KOPS_HD KOPS_INLINE std::int64_t tc_quarter_length(std::int64_t length, std::int
   return rest < 0 ? 0 : rest < q ? rest : q;
 }
 
+// V elements of type E, aligned as one vector load or store.
+template <class E, int V>
+struct alignas(V * sizeof(E)) tc_vector {
+  E v[V];
+};
+
 // The block stages step st's tile (file comment): operands, narrow variables, norms.
 template <class K, class Sig = typename K::signature> struct tc_stage;
 template <class K, class... Slots>
@@ -297,23 +338,63 @@ struct tc_stage<K, type_list<Slots...>> {
   __device__ KOPS_INLINE static void run(T* narrow, T* ynorm, O* ops, const typename K::args_type& a,
                                          std::int64_t jb, std::int64_t length, std::int64_t q, int st) {
     constexpr int I = K::red_var::index, D = K::dim;
-    for (int e = int(threadIdx.x); e < K::tile * K::dpad; e += K::block) {
-      const int rr = e / K::dpad, k = e - rr * K::dpad;
+    // V coordinates per iteration: one vector load and store of 4 when D allows
+    // (and the argument is aligned for it), so that the walk's index
+    // arithmetic is paid once per 4 elements.
+    constexpr int V = D % 4 == 0 ? 4 : 1, per_row = K::dpad / V;
+    using S = typename K::storage_type;
+    const bool vector = V == 4 && reinterpret_cast<std::uintptr_t>(a.p[I]) % (4 * sizeof(S)) == 0;
+    for (int e = int(threadIdx.x); e < K::tile * per_row; e += K::block) {
+      const int rr = e / per_row, k = (e - rr * per_row) * V;
       const int quarter = (rr & 7) / 2, pos = tc_position<K>(rr, st);
-      O v = O(0);
-      if (k < D && pos < tc_quarter_length(length, q, quarter)) {
-        const std::int64_t j = jb + quarter * q + pos;
-        if constexpr (K::weighted) v = O(float(tc_element<K, I>(a, j * D + k)) * tc_weight<K>(a, k));
-        else v = tc_element<K, I>(a, j * D + k);
+      const bool in = k < D && pos < tc_quarter_length(length, q, quarter);
+      const std::int64_t at = (jb + quarter * q + pos) * D + k;
+      if constexpr (sizeof(O) == 2) {
+        tc_vector<O, V> v{};
+        if (in) {
+          if (vector) v = *reinterpret_cast<const tc_vector<O, V>*>(a.p[I] + at);
+          else
+#pragma unroll
+            for (int u = 0; u < V; ++u) v.v[u] = tc_element<K, I>(a, at + u);
+        }
+        *reinterpret_cast<tc_vector<O, V>*>(ops + rr * K::ldb + k) = v;
+      } else {
+        tc_vector<float, V> v{};
+        if (in) {
+          if (vector) v = *reinterpret_cast<const tc_vector<float, V>*>(a.p[I] + at);
+          else
+#pragma unroll
+            for (int u = 0; u < V; ++u) v.v[u] = tc_element<K, I>(a, at + u);
+          if constexpr (K::weighted)
+#pragma unroll
+            for (int u = 0; u < V; ++u) v.v[u] *= tc_weight<K>(a, k + u);
+        }
+        tc_vector<std::uint32_t, V> big, small;
+#pragma unroll
+        for (int u = 0; u < V; ++u) tf32_parts<K::split>(v.v[u], big.v[u], small.v[u]);
+        *reinterpret_cast<tc_vector<std::uint32_t, V>*>(ops + rr * K::ldb + k) = big;
+        if constexpr (K::split) *reinterpret_cast<tc_vector<std::uint32_t, V>*>(ops + (K::tile + rr) * K::ldb + k) = small;
       }
-      ops[rr * K::ldb + k] = v;
     }
     for (int rr = int(threadIdx.x); rr < K::tile; rr += K::block) {
       const int quarter = (rr & 7) / 2, pos = tc_position<K>(rr, st);
-      // A position past its quarter's end reads the quarter's first index (or jb): never used.
+      // A position past its quarter's end reads jb: never used.
       const std::int64_t j = jb + (pos < tc_quarter_length(length, q, quarter) ? quarter * q + pos : 0);
-      if constexpr (K::norms) ynorm[rr] = tc_norm<K, I>(a, j);
+      if constexpr (K::norms && !K::staged_norms) ynorm[rr] = tc_norm<K, I>(a, j);
       (one<Slots>(narrow, a, rr, j), ...);
+    }
+  }
+
+  // The norms of the staged rows (K::staged_norms), after the staging's barrier.
+  __device__ KOPS_INLINE static void norms(T* ynorm, const O* ops) {
+    for (int rr = int(threadIdx.x); rr < K::tile; rr += K::block) {
+      float s = 0;
+#pragma unroll 8
+      for (int k = 0; k < K::dpad; ++k) {
+        const float v = tc_value<K>(ops[rr * K::ldb + k]);
+        s += v * v;
+      }
+      ynorm[rr] = s;
     }
   }
 
@@ -339,7 +420,7 @@ KOPS_HD KOPS_INLINE float tc_term(float p, float nx, float ny) {
   if constexpr (Term::kind == kops::detail::inner_kind::dot) {
     return p;
   } else {
-    const float d = nx + ny - 2.0f * p;
+    const float d = fmaf(-2.0f, p, nx + ny);  // exactly 0 for a point and itself (nx = ny = p)
     return d > 0.0f ? d : 0.0f;  // the expansion may cancel below 0
   }
 }
@@ -389,40 +470,54 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
     else return 0;
   }();
   int unflushed = 0;
-  const std::int64_t steps = (q + K::quarter_step - 1) / K::quarter_step;
-  for (std::int64_t st = 0; st < steps; ++st) {
+  // One step of the walk (file comment). Checked: some of the lane's pairs may
+  // be past its quarter's end (the last steps); the steps before, where every
+  // quarter is full (quarter 3, the shortest, has S more indices), skip the test.
+  auto step = [&](const std::int64_t st, auto checked) {
     __syncthreads();  // every warp is done with the previous tile
     tc_stage<K>::run(narrow, ynorm, ops, a, jb, length, q, int(st));
     __syncthreads();
+    if constexpr (K::staged_norms) tc_stage<K>::norms(ynorm, ops);
     float p[K::nt][4];
 #pragma unroll
     for (int n = 0; n < K::nt; ++n)
 #pragma unroll
       for (int i = 0; i < 4; ++i) p[n][i] = 0.0f;
+    if constexpr (K::cache_rows) {
 #pragma unroll
-    for (int s = 0; s < K::ksteps; ++s) {
-      if constexpr (K::cache_rows) {
-        tc_multiply<K>(p, big[s], small[K::split ? s : 0], ops, s);
-      } else {
+      for (int s = 0; s < K::ksteps; ++s) tc_multiply<K>(p, big[s], small[K::split ? s : 0], ops, s);
+    } else {
+      // Rows too wide for registers: their fragments read per k-step (L1),
+      // a few k-steps in flight (a full unroll hoists every load and spills).
+#pragma unroll 2
+      for (int s = 0; s < K::ksteps; ++s) {
         std::uint32_t b1[4], s1[4];
         tc_row_fragment<K>(a, rbase, rows, s, b1, s1);
         tc_multiply<K>(p, b1, s1, ops, s);
       }
     }
+    if constexpr (K::staged_norms) __syncthreads();  // the norms are in shared memory
+    // The lane's pairs of this step that are in its quarter: the first `avail` of its S.
+    int avail = K::quarter_step;
+    if constexpr (decltype(checked)::value) {
+      const std::int64_t left = mine - st * K::quarter_step;
+      avail = left < K::quarter_step ? int(left) : K::quarter_step;
+    }
+    const std::int64_t j0 = jb + t * q + st * K::quarter_step;
 #pragma unroll
     for (int n = 0; n < K::nt; ++n) {
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const int h = i / 2, rr = n * 8 + 2 * t + (i & 1);
-        const int pos = tc_position<K>(rr, int(st));
-        if (pos < mine) {
+        const int pos = 2 * n + (i & 1);  // tc_position<K>(rr, st) - st * S
+        if (!decltype(checked)::value || pos < avail) {
           Part part;
           [&]<int... S>(std::integer_sequence<int, S...>) {
             ((part[S][0] = tc_term<typename Terms::template at<S>>(p[n][i], nx[h], ynorm[rr])), ...);
           }(std::make_integer_sequence<int, NS>{});
           if constexpr (K::red_dims > 0) ctx[h].red = narrow + rr * K::red_dims;
           const tc_context<K, Part> c{ctx[h], part};
-          Op::template accumulate<Math>(acc[h], K::formula::eval(c), Math::template index<T>(jb + t * q + pos));
+          Op::template accumulate<Math>(acc[h], K::formula::eval(c), Math::template index<T>(j0 + pos));
         }
       }
     }
@@ -433,7 +528,11 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
         Op::template flush<Math>(acc[1]);
       }
     }
-  }
+  };
+  const std::int64_t steps = (q + K::quarter_step - 1) / K::quarter_step;
+  const std::int64_t full = tc_quarter_length(length, q, 3) / K::quarter_step;
+  for (std::int64_t st = 0; st < full; ++st) step(st, std::false_type{});
+  for (std::int64_t st = full; st < steps; ++st) step(st, std::true_type{});
 
   // The four quarters of each row, combined in order by the lane of quarter 0.
   __syncthreads();
