@@ -130,6 +130,11 @@ macro(_kops_run_step what)
   endif()
 endmacro()
 _kops_run_step("run consumer" "${_exe}" ${KOPS_CONSUMER_ARGS})
+# The tensor-core consumer (tests/consumer/tensor_cores.cu), where the project built it.
+get_filename_component(_exe_dir "${_exe}" DIRECTORY)
+if(EXISTS "${_exe_dir}/kops_consumer_tc")
+  _kops_run_step("run tensor-core consumer" "${_exe_dir}/kops_consumer_tc")
+endif()
 # KOPS_CONSUMER_CHECK: a command run after it, "@EXE@" standing for the executable's path.
 if(KOPS_CONSUMER_CHECK)
   string(REPLACE "@EXE@" "${_exe}" _check "${KOPS_CONSUMER_CHECK}")
