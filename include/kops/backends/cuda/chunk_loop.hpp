@@ -60,8 +60,10 @@ struct staged_context {
   }
 };
 
-// The formula's context for F': the tile_context, and part[s] as Slot<slot0 + s>.
-template <class K, class Part>
+// The formula's context for F': the tile_context, and part[s] as Slot<slot0 + s>
+// (Slot0: the staged sums' plan's, or the tensor-core kernel's inner products'
+// plan's: tensor_core.hpp).
+template <class K, class Part, int Slot0 = K::plan::slot0>
 struct parts_context {
   using value_type = typename K::value_type;
   using scalar_type = typename K::value_type;
@@ -75,7 +77,7 @@ struct parts_context {
   }
   template <int S, int D>
   KOPS_HD KOPS_INLINE const auto& slot() const {
-    return part[S - K::plan::slot0];
+    return part[S - Slot0];
   }
 };
 

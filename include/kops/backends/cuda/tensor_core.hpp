@@ -47,6 +47,7 @@
 #include <type_traits>
 
 #include <kops/backends/cuda/block_reduce.hpp>
+#include <kops/backends/cuda/chunk_loop.hpp>
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/mma_tile.hpp>
 #include <kops/backends/cuda/tile_context.hpp>
@@ -171,26 +172,6 @@ struct tc_traits : K {
   // The row operands' fragments stay in registers for the whole walk when they
   // take at most 64 of them; wider ones are read per step (L1).
   static constexpr bool cache_rows = ksteps * 4 * (split ? 2 : 1) <= 64;
-};
-
-// The context the outer formula is evaluated in: the thread's tile_context,
-// the sums' values as Slot<slot0 + s>.
-template <class K, class Part>
-struct tc_context {
-  using value_type = typename K::value_type;
-  using scalar_type = typename K::value_type;
-  using math = typename K::math;
-  const tile_context<K>& base;
-  const Part& part;
-
-  template <category C, int I, int D>
-  KOPS_HD KOPS_INLINE auto load() const {
-    return base.template load<C, I, D>();
-  }
-  template <int S, int D>
-  KOPS_HD KOPS_INLINE const auto& slot() const {
-    return part[S - K::iplan::slot0];
-  }
 };
 
 // Element e of argument I as an MMA reads it: its float value (to be rounded
@@ -516,7 +497,7 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
             ((part[S][0] = tc_term<typename Terms::template at<S>>(p[n][i], nx[h], ynorm[rr])), ...);
           }(std::make_integer_sequence<int, NS>{});
           if constexpr (K::red_dims > 0) ctx[h].red = narrow + rr * K::red_dims;
-          const tc_context<K, Part> c{ctx[h], part};
+          const parts_context<K, Part, K::iplan::slot0> c{ctx[h], part};  // the sums as Slot<slot0 + s>
           Op::template accumulate<Math>(acc[h], K::formula::eval(c), Math::template index<T>(j0 + pos));
         }
       }
