@@ -193,9 +193,7 @@ TEST_CASE("tensor cores: near-duplicates, exact duplicates and argmin ties", "[t
 // Indices agree exactly, or (with `near`, the exact distance of a row's
 // index) point at distances within rel of each other: the k-th neighbours
 // beyond the first are not far apart relative to TF32's bound.
-struct no_near {
-  double operator()(std::int64_t, std::int64_t) const { return 0; }
-};
+struct no_near {};
 template <auto... Pol, class Red, class Near, class... A>
 void check_against_off(const char* what, Red red, std::int64_t M, std::int64_t N, double rel, Near near,
                        const A*... args) {

@@ -84,6 +84,18 @@ struct tc_choice {
   static constexpr bool any_distance(type_list<Term...>) {
     return ((Term::kind != kops::detail::inner_kind::dot) || ...);
   }
+  // The smallest tile (8 indices: operand rows, their norms, the rest's narrow
+  // variables) fits the 48 KiB of shared memory (tc_traits: NT).
+  template <int D>
+  static constexpr bool fits() {
+    constexpr int step = mma_step(arith), dpad = (D + step - 1) / step * step;
+    constexpr int ldb = arith == mma_arith::f16 || arith == mma_arith::bf16 ? dpad + 8 : dpad + 4;
+    constexpr std::size_t op_bytes = arith == mma_arith::f16 || arith == mma_arith::bf16 ? 2 : 4;
+    using Sig = layout_signature_t<typename Red::signature, typename plan::outer>;
+    constexpr int red_dims = kops::detail::row_dims<Sig, Red::red_cat>();
+    return 8 * (std::size_t(red_dims) + 1) * sizeof(T) + 8 * std::size_t(ldb) * op_bytes * (arith == mma_arith::tf32x3 ? 2 : 1) <=
+           K::max_shared_bytes;
+  }
   static constexpr bool ok = [] {
     if constexpr (!std::is_same_v<T, float> || !(std::is_same_v<S, float> || half_storage || bf16_storage)) return false;
     else if constexpr (requires { Red::out_stride; }) return false;
@@ -99,7 +111,7 @@ struct tc_choice {
       else if constexpr ((half_storage || bf16_storage) && any_weighted(typename plan::terms{})) return false;
       else if constexpr (std::is_same_v<S, float> && P == precision::accurate && !all_dot(typename plan::terms{}))
         return false;
-      else return true;
+      else return fits<X::dim>();
     }
   }();
 };
@@ -163,9 +175,7 @@ struct tc_traits : K {
                             : tile_bytes(4) <= K::max_shared_bytes ? 4
                             : tile_bytes(2) <= K::max_shared_bytes ? 2
                                                                    : 1;
-  static_assert(tile_bytes(nt) <= K::max_shared_bytes,
-                "kops::cuda::eval: the inner product is too wide for the tensor-core kernel's shared-memory tile; "
-                "pass kops::tensor_cores::off");
+  static_assert(tile_bytes(nt) <= K::max_shared_bytes, "kops: internal error, tc_choice admitted a tile that does not fit");
   static constexpr int tile = 8 * nt;
   static constexpr int quarter_step = 2 * nt;  // indices of a quarter per step
   static constexpr std::size_t shared_bytes = tile_bytes(nt) > exchange_bytes ? tile_bytes(nt) : exchange_bytes;
