@@ -3,28 +3,32 @@
 
 usage: tc_stats.py DIR STEM...      (DIR/STEM.sass and DIR/STEM.ptxas.log per case)
 
-Per case, the tensor-core reduce kernel (reduce_kernel<tc_traits<...>>) and the
-CUDA-core one of the same TU (reduce_kernel<kernel_traits<...>>):
+Per case, the tensor-core reduce kernel (reduce_kernel<tc_traits<...>>): its
+registers and spills (ptxas), and the instructions a lane issues for one step
+of its walk (backends/cuda/tensor_core.hpp: a tile of 8 NT indices, 4 NT pairs
+per lane), divided by those pairs. The model, on the SASS's loops (backward
+branches):
 
-  loops        backward branches (BRA to an address at or before it).
-  step loop    the first loop that holds HMMA and a barrier (not nested in
-               another such): one iteration is one tile step of tensor_core.hpp
-               (the block's staging, then per warp the MMAs and 4 NT pairs per
-               lane) in the main walk; the last steps' loop (a test per pair)
-               is not counted.
-  step body    the step loop's instructions outside the loops nested in it:
-               the MMAs, B-fragment loads, the per-pair formula and the
-               accumulation; divided by the pairs a lane evaluates per step
-               (4 NT, NT = HMMA per k-step ... read from the kernel as
-               HMMA count / k-steps) gives "body / pair".
-  k loops      nested loops holding HMMA (rows too wide for registers, read
-               per k-step): counted in the body once per k-step they cover.
-  staging      the other nested loops (the block's copy of the tile, the norms):
-               reported by static size; their trip counts depend on D and the
-               block (tensor_core.hpp), so they are not folded into a per-pair
-               figure here.
-The CUDA-core kernel is summarised by its static size only; its per-pair
-cost is sass_stats.py's (bench/sass/results.md).
+  step loop    the first loop holding HMMA and a barrier, not nested in
+               another such: one iteration is one step of the main walk (the
+               last steps' loop, which tests each pair, follows it and is not
+               counted).
+  chunk loop   a loop nested in it holding HMMA and a barrier: the chunks of
+               coordinates after the first (which is peeled, straight-line in
+               the step loop); counted chunks - 1 times, chunks = k-steps of D
+               over the chunk's k-steps (its HMMA / NT).
+  copies       the block's staging of operands is straight-line code (an
+               unrolled walk); the loops that copy with scalar loads into
+               vector stores are the fallback for a misaligned argument: not
+               counted.
+  norm loops   shared loads only: a tile row's norm, run by the threads that
+               own a tile row (tile / 256 of the warps), kc / (coordinates per
+               iteration) times.
+  other loops  counted once (a static size).
+Straight-line code is counted once per pass, branches or not: for argkmin the
+insertion, which its threshold test skips for most pairs, is counted whole (as
+sass_stats.py counts the CUDA-core kernel's). The CUDA-core kernel's
+instructions per pair come from bench/sass/results.md (sass_stats.py's model).
 """
 import re
 import sys
@@ -68,93 +72,87 @@ def ptxas(log, key):
     return regs, spill
 
 
+def classify(ins, loop):
+    """'fallback' (a scalar copy: scalar loads, vector stores; taken only for a
+    misaligned argument), 'norm' (shared loads only: a tile row's norm), or
+    'other'; with the coordinates one iteration of a norm loop reads."""
+    sub = [op for a, op, _ in ins if loop[0] <= a <= loop[1]]
+    lds = [op for op in sub if op.startswith("LDS")]
+    if any(op.startswith("STS") for op in sub) and any(op == "LDG.E" or op.startswith("LDG.E.U") for op in sub):
+        return "fallback", 0
+    if lds and not any(op.startswith(("STS", "LDG", "HMMA")) for op in sub):
+        return "norm", sum(4 if op.endswith(".128") else 2 if op.endswith(".64") else 1 for op in lds)
+    return "other", 0
+
+
 def tc_row(stem, d):
     text = (d / f"{stem}.sass").read_text()
     log = (d / f"{stem}.ptxas.log").read_text()
-    tc = cc = None
+    tc = None
     for name, ins in functions(text):
         if "13reduce_kernelINS1_9tc_traits" in name:
             tc = (name, ins)
-        elif "13reduce_kernelINS1_13kernel_traits" in name:
-            cc = (name, ins)
     if tc is None:
-        return f"| {stem} | no tensor-core kernel | | | | | |"
+        return f"| {stem} | no tensor-core kernel | | | | | | | | |"
     name, ins = tc
-    all_hmma = [a for a, op, _ in ins if op.startswith("HMMA")]
-    bars = [a for a, op, _ in ins if op.startswith("BAR")]
-    # Step loops: loops with HMMA and a barrier, none nested in another such;
-    # the first is the walk's main loop (every pair in range, no test), the
-    # second its last steps (tested per pair), not counted.
-    steps = [l for l in loops(ins) if any(l[0] <= h <= l[1] for h in all_hmma) and any(l[0] <= b <= l[1] for b in bars)]
-    steps = [l for l in steps if not any(o != l and o[0] <= l[0] and l[1] <= o[1] for o in steps)]
-    step = min(steps)
-    hmma = [a for a in all_hmma if step[0] <= a <= step[1]]
-    nested = [l for l in loops(ins) if step[0] <= l[0] and l[1] <= step[1] and l != step]
-    # outermost nested loops only
-    nested = [l for l in nested if not any(o != l and o[0] <= l[0] and l[1] <= o[1] for o in nested)]
     dm = re.search(r"(?:gauss|argkmin8_d)(\d+)", stem)
     D = int(dm.group(1))
     half = "half" in stem or "bf16" in stem
     kstep = 16 if half else 8
     ksteps = -(-D // kstep)
     dpad = ksteps * kstep
-    # NT as tensor_core.hpp's tc_traits picks it (the tile's shared memory within 48 KiB)
+    # NT and the chunk as tensor_core.hpp's tc_traits picks them (precision fast: one part)
     red_dims = 1 if stem.startswith("gauss") else 0
-    ldb, opsize = (dpad + 8, 2) if half else (dpad + 4, 4)
-    nt = next(n for n in (8, 4, 2, 1) if 8 * n * (red_dims + 1) * 4 + 8 * n * ldb * opsize <= 49152 or n == 1)
-    pairs = 4 * nt
-    in_step = [a for a, _, _ in ins if step[0] <= a <= step[1]]
-    body = 0
-    staging = 0
-    kloops = 0
-    for a in in_step:
-        if not any(l[0] <= a <= l[1] for l in nested):
-            body += 1
-    for l in nested:
-        size = sum(1 for a in in_step if l[0] <= a <= l[1])
-        h = sum(1 for a in hmma if l[0] <= a <= l[1])
-        if h:  # a k-step loop (rows read per k-step): its body once per h / NT k-steps
-            body += size * ksteps * nt // h
-            kloops += 1
-        else:
-            staging += size
-    # The staging loops' cost per step and thread (the block's 8 warps share
-    # it): the vector copy loop (vector loads) runs tile * dpad / (V * block)
-    # times its vector stores' count; the norms' loop (one row per thread,
-    # rows < tile: tile / block of the warps busy) D / (its inner loop's
-    # shared loads' coordinates) times; the scalar copy loop (a misaligned
-    # argument) and the narrow variables' loop (one row per thread, its
-    # unrolled form not reached) are not counted.
+    ld = (lambda kc: kc + 8) if half else (lambda kc: kc + 4)
+    op = 2 if half else 4
+    cache_rows = ksteps * 4 <= 64
+    layout = lambda n, kc: 8 * n * (red_dims + 1) * 4 + 8 * n * ld(kc) * op + (0 if cache_rows else 128 * ld(kc) * op)
+    smallest = dpad if cache_rows else kstep
+    nt = next((n for n in (8, 4, 2) if layout(n, smallest) <= 49152), 1)
     block, tile = 256, 8 * nt
-    V = 4 if D % 4 == 0 else 1
-    stage = 0.0
-    for l in nested:
-        sub = [(op, rest) for a, op, rest in ins if l[0] <= a <= l[1]]
-        if any(op.startswith("HMMA") for op, _ in sub):
-            continue
-        ops = [op for op, _ in sub]
-        vec_ld = sum(1 for op in ops if op.startswith("LDG") and (op.endswith(".128") or op.endswith(".64")))
-        vec_st = sum(1 for op in ops if op.startswith("STS") and (op.endswith(".128") or op.endswith(".64")))
-        inner = [m for m in nested_of(ins, l)]
-        if vec_ld and vec_st:
-            per = 2 if "split" in stem else 1
-            stage += len(sub) * (tile * dpad / (V * block)) / (vec_st / per)
-        elif inner:
-            isize = sum(1 for a, _, _ in ins if inner[0][0] <= a <= inner[0][1])
-            lds = [rest for a, op, rest in ins if inner[0][0] <= a <= inner[0][1] and op.startswith("LDS")]
-            coords = sum(4 if op.endswith(".128") else 2 if op.endswith(".64") else 1
-                         for a, op, _ in ins if inner[0][0] <= a <= inner[0][1] and op.startswith("LDS"))
-            coords = coords if not half else coords * 2 // 2
-            trips = dpad / max(coords, 1)
-            stage += (len(sub) - isize + isize * trips) * min(1.0, tile / block)
+    pairs = 4 * nt
+    busy = min(1.0, tile / block)  # the warps whose threads own a tile row (norms)
+
+    hmma_all = [a for a, o, _ in ins if o.startswith("HMMA")]
+    bars = [a for a, o, _ in ins if o.startswith("BAR")]
+    has = lambda l, xs: any(l[0] <= x <= l[1] for x in xs)
+    mma_loops = [l for l in loops(ins) if has(l, hmma_all) and has(l, bars)]
+    outer = [l for l in mma_loops if not any(o != l and o[0] <= l[0] and l[1] <= o[1] for o in mma_loops)]
+    step = min(outer)  # the main walk (the last steps' loop, tested per pair, follows it)
+    size = lambda l: sum(1 for a, _, _ in ins if l[0] <= a <= l[1])
+
+    def cost(loop, kc):
+        """Instructions of one pass of `loop`: its straight-line code, plus its
+        nested loops (norm loops by their trip count, fallback copies not at
+        all, a chunk loop by its own cost times its trips)."""
+        total = size(loop)
+        hm = 0
+        for inner in nested_of(ins, loop):
+            total -= size(inner)
+            if has(inner, hmma_all) and has(inner, bars):
+                k_inner = sum(1 for h in hmma_all if inner[0] <= h <= inner[1]) // nt  # k-steps per chunk
+                chunks = ksteps // k_inner
+                total += (chunks - 1) * cost(inner, k_inner * kstep)
+                continue
+            kind, coords = classify(ins, inner)
+            if kind == "norm":
+                total += size(inner) * (kc / coords) * busy
+            elif kind == "other":
+                total += size(inner)
+        return total
+
+    kc = dpad if cache_rows else None
+    chunk_loops = [l for l in nested_of(ins, step) if has(l, hmma_all) and has(l, bars)]
+    if chunk_loops:
+        kc = sum(1 for h in hmma_all if chunk_loops[0][0] <= h <= chunk_loops[0][1]) // nt * kstep
+    per_step = cost(step, kc)
     regs, spill = ptxas(log, "13reduce_kernelINS1_9tc_traits")
-    cregs, cspill = ptxas(log, "13reduce_kernelINS1_13kernel_traits")
-    per_step_hmma = len(hmma) if not kloops else ksteps * nt
-    total = (body + stage) / pairs
+    total = per_step / pairs
     cc_pair = cuda_core_per_pair(stem)
     ratio = f"{cc_pair / total:.1f}x" if cc_pair else "n/a"
-    return (f"| {stem} | {regs} / {spill} B | {per_step_hmma} | {nt} | {body} | {body / pairs:.1f} | "
-            f"{stage / pairs:.1f} | {total:.1f} | {cc_pair or 'n/a'} | {ratio} |")
+    chunks = dpad // kc
+    return (f"| {stem} | {regs} / {spill} B | {nt} | {kc} x {chunks} | {per_step:.0f} | {total:.1f} | "
+            f"{cc_pair or 'n/a'} | {ratio} |")
 
 
 def nested_of(ins, outer):
@@ -184,9 +182,9 @@ def cuda_core_per_pair(stem):
 
 def main():
     d = Path(sys.argv[1])
-    print("| case | registers / spills | HMMA per step | NT | step body (instr) | body / pair | staging / pair |"
-          " total / pair | CUDA-core / pair | ratio |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| case | registers / spills | NT | coordinates per chunk x chunks | instr per step (lane) |"
+          " instr / pair | CUDA-core instr / pair | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
     for stem in sys.argv[2:]:
         print(tc_row(stem, d))
 

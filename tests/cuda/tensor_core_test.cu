@@ -151,7 +151,12 @@ TEST_CASE("tensor cores: min of sqdist within the stated bound, tails of rows, i
   check_min_sqdist<kops::half, 64>(0.0, 33, 130);
   check_min_sqdist<kops::half, 50>(0.0, 17, 31);  // D not a multiple of 16
   check_min_sqdist<kops::bfloat16, 96>(0.0, 40, 75);
+  // rows too wide for registers: staged in chunks of coordinates (tc_traits::cache_rows false)
+  check_min_sqdist<float, 200>(0.0, 40, 90);
+  check_min_sqdist<float, 129>(0.0, 130, 70);  // D odd: scalar staging; two row blocks
+  check_min_sqdist<kops::half, 300>(0.0, 20, 50);
 }
+
 
 // Near-duplicates: x_i = y_{p(i)} exactly, plus far points. The expansion's
 // cancellation is clamped at 0, never negative; argmin finds the duplicate
@@ -350,6 +355,29 @@ TEST_CASE("tensor cores: weighted distances and batches", "[tensor_cores]") {
     run<precision::fast>(red, Mb, Nb, each.data(), scheme::gpu_1d, 0, xb.data() + k * Mb * E, yb.data());
     for (std::int64_t i = 0; i < Mb; ++i) REQUIRE(batched[std::size_t(k * Mb + i)] == each[std::size_t(i)]);
   }
+}
+
+// The chunked walk of wide rows against the CUDA-core kernel: every chunk
+// boundary, the last chunk partial, sums and indices.
+TEST_CASE("tensor cores: wide rows in chunks against the CUDA-core kernel", "[tensor_cores]") {
+  constexpr int D = 520;
+  const std::int64_t M = 140, N = 77;
+  cloud c = make_cloud(M, N, D, 0.0, 707);
+  for (std::int64_t i = 0; i < M; ++i)
+    for (int k = 0; k < D; ++k) c.x[i * D + k] = 0.9 * c.y[((i * 31 + 5) % N) * D + k] + 0.1 * c.x[i * D + k];
+  const auto xs = cast<float>(c.x), ys = cast<float>(c.y);
+  const auto bs = kops_test::random_vector<float>(std::size_t(N), 0.5, 2, 708);
+  const std::vector<float> gs{1.0f / D};
+  const auto sq = kops::sqdist(x<D>, y<D>);
+  static_assert(!d::tc_traits<d::pass_traits_t<kops::detail::policy_of_t<precision::fast>,
+                                                decltype(kops::argmin_reduction(sq, kops::axis_j)), float, std::int64_t>,
+                              precision::fast>::cache_rows);
+  check_against_off("wide sum", kops::sum_reduction(kops::exp(-g * sq) * b, kops::axis_j), M, N, 2e-3, no_near{},
+                    xs.data(), ys.data(), bs.data(), gs.data());
+  check_against_off("wide argmin", kops::argmin_reduction(sq, kops::axis_j), M, N, 0, no_near{}, xs.data(), ys.data());
+  // (the largest inner product: a sum of signed ones would cancel below TF32's bound)
+  check_against_off("wide dot, max over i", kops::max_reduction(kops::dot(x<D>, y<D>), kops::axis_i), M, N, 2e-3,
+                    no_near{}, xs.data(), ys.data());
 }
 
 } // namespace

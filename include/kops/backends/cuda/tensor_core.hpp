@@ -29,13 +29,16 @@
 //   to the lowest index as on the CUDA cores.
 //
 //   for each step of S = 2 NT indices per quarter (a tile of TJ = 8 NT indices):
-//     __syncthreads; the block stages the tile's operand rows (y, or w y) in
-//     shared memory ([TJ][ldb], zero past D and past the quarter's end), the
-//     outer formula's narrow reduced-axis variables, and the norms |y|^2 (or
-//     sum w y^2) when a sum is a distance; __syncthreads
-//     each warp: P[NT][16 x 8] = its 16 rows' operands (in registers when
-//     short enough, else read per step from global memory) times the tile's,
-//     one MMA (three for 3xTF32) per 8 (16) coordinates and 8 columns
+//     for each chunk of kc coordinates (one chunk, the whole D, when the rows'
+//     fragments fit in registers: tc_traits::cache_rows):
+//       __syncthreads; the block stages the chunk of the tile's operand rows
+//       (y, or w y) in shared memory ([TJ][ldb], converted once: TF32 bits or
+//       16-bit values; zero past D and past the quarter's end), and of its own
+//       128 rows' when not cached; with the first chunk the outer formula's
+//       narrow reduced-axis variables (and the weighted norms); __syncthreads
+//       each warp: P[NT][16 x 8] += its 16 rows' fragments times the tile's,
+//       one MMA (three for 3xTF32) per 8 (16) coordinates and 8 columns
+//     the norms |y|^2 of the staged values, __syncthreads
 //     each lane, for its 4 NT pairs: the sums from P and the norms, the outer
 //     formula, accumulate.
 //
@@ -84,17 +87,16 @@ struct tc_choice {
   static constexpr bool any_distance(type_list<Term...>) {
     return ((Term::kind != kops::detail::inner_kind::dot) || ...);
   }
-  // The smallest tile (8 indices: operand rows, their norms, the rest's narrow
-  // variables) fits the 48 KiB of shared memory (tc_traits: NT).
+  // The smallest layout of tc_traits fits the 48 KiB of shared memory: 8
+  // indices (their narrow variables and norms), one k-step of their operands
+  // and of the block's 128 rows'.
   template <int D>
   static constexpr bool fits() {
-    constexpr int step = mma_step(arith), dpad = (D + step - 1) / step * step;
-    constexpr int ldb = arith == mma_arith::f16 || arith == mma_arith::bf16 ? dpad + 8 : dpad + 4;
-    constexpr std::size_t op_bytes = arith == mma_arith::f16 || arith == mma_arith::bf16 ? 2 : 4;
+    constexpr bool h16 = arith == mma_arith::f16 || arith == mma_arith::bf16;
+    constexpr std::size_t ld = h16 ? 16 + 8 : 8 + 4, op = h16 ? 2 : 4, parts = arith == mma_arith::tf32x3 ? 2 : 1;
     using Sig = layout_signature_t<typename Red::signature, typename plan::outer>;
     constexpr int red_dims = kops::detail::row_dims<Sig, Red::red_cat>();
-    return 8 * (std::size_t(red_dims) + 1) * sizeof(T) + 8 * std::size_t(ldb) * op_bytes * (arith == mma_arith::tf32x3 ? 2 : 1) <=
-           K::max_shared_bytes;
+    return 8 * (std::size_t(red_dims) + 1) * sizeof(T) + (8 + 128) * ld * op * parts <= K::max_shared_bytes;
   }
   static constexpr bool ok = [] {
     if constexpr (!std::is_same_v<T, float> || !(std::is_same_v<S, float> || half_storage || bf16_storage)) return false;
@@ -156,32 +158,49 @@ struct tc_traits : K {
   static constexpr int warps = 8;
   static constexpr int block = 32 * warps;
   static constexpr int block_rows = 16 * warps;
-  // The operand tile's row stride: 4 words past a multiple of 8 (TF32) or of
-  // 16 halves, so that a B fragment's 32 loads hit 32 banks. 3xTF32 keeps the
-  // small parts in a second tile of the same shape after the first.
   using operand = tc_operand_t<arith>;
-  static constexpr int ldb = sizeof(operand) == 4 ? dpad + 4 : dpad + 8;
-  static constexpr std::size_t tile_bytes(int nt) {
-    const std::size_t tj = std::size_t(8 * nt);
-    return tj * (std::size_t(red_dims) + 1) * sizeof(T) + tj * std::size_t(ldb) * sizeof(operand) * (split ? 2 : 1);
+  static constexpr int parts = split ? 2 : 1;  // 3xTF32 keeps the small parts in a second array of each shape
+  // The row operands' fragments stay in registers for the whole walk when they
+  // take at most 64 of them (D <= 64 in TF32, 32 in 3xTF32, 128 in 16 bits);
+  // then each step stages the whole (padded) D of its indices. Wider rows are
+  // walked in chunks of kc coordinates: per chunk the block stages its 128
+  // rows' operands and its indices' in shared memory (converted once), and
+  // the warps read both fragments from there.
+  static constexpr bool cache_rows = ksteps * 4 * parts <= 64;
+  // A row stride 4 words past a multiple of 8 (TF32) or 8 halves past a
+  // multiple of 16: a fragment's 32 loads hit 32 banks.
+  static constexpr int stride(int kc) { return sizeof(operand) == 4 ? kc + 4 : kc + 8; }
+  static constexpr std::size_t layout_bytes(int nt, int kc) {
+    const std::size_t tj = std::size_t(8 * nt), op = sizeof(operand) * parts, ld = std::size_t(stride(kc));
+    return tj * (std::size_t(red_dims) + 1) * sizeof(T) + tj * ld * op + (cache_rows ? 0 : block_rows * ld * op);
   }
+  static constexpr int smallest_kc = cache_rows ? dpad : kstep;
+  // MMA columns per step: 8 NT, NT the largest of 8, 4, 2, 1 whose layout fits.
+  static constexpr int nt = layout_bytes(8, smallest_kc) <= K::max_shared_bytes   ? 8
+                            : layout_bytes(4, smallest_kc) <= K::max_shared_bytes ? 4
+                            : layout_bytes(2, smallest_kc) <= K::max_shared_bytes ? 2
+                                                                                  : 1;
+  // Coordinates per chunk: the whole D, or the largest of 64, 32, 16, 8 (a
+  // multiple of the k-step) whose layout fits.
+  static constexpr int kc = [] {
+    if (cache_rows) return dpad;
+    for (int c = 64; c > kstep; c /= 2)
+      if (c % kstep == 0 && c <= dpad && layout_bytes(nt, c) <= K::max_shared_bytes) return c;
+    return kstep;
+  }();
+  static constexpr int chunks = (dpad + kc - 1) / kc;
+  static constexpr int ldb = stride(kc);
+  static_assert(layout_bytes(nt, kc) <= K::max_shared_bytes, "kops: internal error, tc_choice admitted a tile that does not fit");
+  static constexpr int tile = 8 * nt;
+  static_assert(tile <= block, "kops: internal error, a tile row per thread (the norms)");
+  static constexpr int quarter_step = 2 * nt;  // indices of a quarter per step
   // The norms of the reduced axis from the staged tile (the operands' own
   // values: rounded to TF32 as the products see them), or, for a weighted
   // form, from the arguments in fp32.
   static constexpr bool staged_norms = norms && !weighted;
   static constexpr std::size_t exchange_bytes = std::size_t(block) * 2 * sizeof(typename K::acc_type);
-  // MMA columns per step: 8 NT, NT the largest of 8, 4, 2, 1 whose tile fits.
-  static constexpr int nt = tile_bytes(8) <= K::max_shared_bytes   ? 8
-                            : tile_bytes(4) <= K::max_shared_bytes ? 4
-                            : tile_bytes(2) <= K::max_shared_bytes ? 2
-                                                                   : 1;
-  static_assert(tile_bytes(nt) <= K::max_shared_bytes, "kops: internal error, tc_choice admitted a tile that does not fit");
-  static constexpr int tile = 8 * nt;
-  static constexpr int quarter_step = 2 * nt;  // indices of a quarter per step
-  static constexpr std::size_t shared_bytes = tile_bytes(nt) > exchange_bytes ? tile_bytes(nt) : exchange_bytes;
-  // The row operands' fragments stay in registers for the whole walk when they
-  // take at most 64 of them; wider ones are read per step (L1).
-  static constexpr bool cache_rows = ksteps * 4 * (split ? 2 : 1) <= 64;
+  static constexpr std::size_t shared_bytes =
+      layout_bytes(nt, kc) > exchange_bytes ? layout_bytes(nt, kc) : exchange_bytes;
 };
 
 // Element e of argument I as an MMA reads it: its float value (to be rounded
@@ -268,6 +287,27 @@ __device__ KOPS_INLINE void tc_row_fragment(const typename K::args_type& a, std:
 }
 
 // P[n] += A (the step's fragments) times the tile's columns 8n .. 8n + 7, step s.
+// The A fragments of local k-step s of the staged chunk of the block's rows
+// (rows: [block_rows][ldb], 3xTF32's small parts after them), the warp's 16 rows.
+template <class K>
+__device__ KOPS_INLINE void tc_row_fragment_staged(const typename K::operand* rows, int s, std::uint32_t (&big)[4],
+                                                   std::uint32_t (&small)[4]) {
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, g = lane / 4, t = lane % 4;
+  const typename K::operand* r = rows + (warp * 16 + g) * K::ldb + s * K::kstep;
+  if constexpr (K::arith == mma_arith::tf32 || K::arith == mma_arith::tf32x3) {
+    // A(g, t), A(g + 8, t), A(g, t + 4), A(g + 8, t + 4): mma_layout::tf32_a
+    big[0] = r[t], big[1] = r[8 * K::ldb + t], big[2] = r[t + 4], big[3] = r[8 * K::ldb + t + 4];
+    if constexpr (K::split) {
+      const std::uint32_t* q = r + K::block_rows * K::ldb;
+      small[0] = q[t], small[1] = q[8 * K::ldb + t], small[2] = q[t + 4], small[3] = q[8 * K::ldb + t + 4];
+    }
+  } else {
+    // (A(g, 2t), A(g, 2t + 1)), the same at row g + 8, then both at column + 8: mma_layout::h16_a
+    const auto word = [&](int at) { return *reinterpret_cast<const std::uint32_t*>(r + at); };
+    big[0] = word(2 * t), big[1] = word(8 * K::ldb + 2 * t), big[2] = word(2 * t + 8), big[3] = word(8 * K::ldb + 2 * t + 8);
+  }
+}
+
 // (ops: the staged tile, TF32 bits or 16-bit pairs; for 3xTF32 the small parts
 // follow at ops + tile * ldb.) A lane's B fragment is two 32-bit shared loads:
 // B(k, n) = tile row n, column k; a 16-bit register holds columns 2t, 2t + 1
@@ -320,73 +360,108 @@ struct alignas(V * sizeof(E)) tc_vector {
   E v[V];
 };
 
-// The block stages step st's tile (file comment): operands, narrow variables, norms.
+// The block copies columns [k0, k0 + kc) of `count` operand rows of argument I
+// into dst (row stride ldb; 3xTF32's small parts at dst + count * ldb),
+// converted as the MMA reads them (TF32 bits, rounded once here, or the 16-bit
+// values), zero past D and for the rows `source` marks absent. source(r) gives
+// the argument row of dst row r, or -1. Weighted: the operand is w_k v_k.
+template <class K, int I, bool Weighted, int Count, class Source>
+__device__ KOPS_INLINE void tc_copy(typename K::operand* dst, const typename K::args_type& a, int k0, Source source) {
+  using O = typename K::operand;
+  using S = typename K::storage_type;
+  constexpr int D = K::dim;
+  // V coordinates per element of the walk: one vector load and store of 4 when
+  // D allows, so that the index arithmetic is paid once per 4 coordinates.
+  constexpr int V = D % 4 == 0 ? 4 : 1, per_row = K::kc / V, total = Count * per_row;
+  const auto one = [&](int e, auto vector) {
+    const int r = e / per_row, c = (e - r * per_row) * V, k = k0 + c;
+    const std::int64_t row = source(r);
+    const bool in = k < D && row >= 0;
+    const std::int64_t at = row * D + k;
+    if constexpr (sizeof(O) == 2) {
+      tc_vector<O, V> v{};
+      if (in) {
+        if constexpr (decltype(vector)::value) v = *reinterpret_cast<const tc_vector<O, V>*>(a.p[I] + at);
+        else
+#pragma unroll
+          for (int u = 0; u < V; ++u) v.v[u] = tc_element<K, I>(a, at + u);
+      }
+      *reinterpret_cast<tc_vector<O, V>*>(dst + r * K::ldb + c) = v;
+    } else {
+      tc_vector<float, V> v{};
+      if (in) {
+        if constexpr (decltype(vector)::value && std::is_same_v<S, float>)
+          v = *reinterpret_cast<const tc_vector<float, V>*>(a.p[I] + at);
+        else
+#pragma unroll
+          for (int u = 0; u < V; ++u) v.v[u] = tc_element<K, I>(a, at + u);
+        if constexpr (Weighted)
+#pragma unroll
+          for (int u = 0; u < V; ++u) v.v[u] *= tc_weight<K>(a, k + u);
+      }
+      tc_vector<std::uint32_t, V> big, small;
+#pragma unroll
+      for (int u = 0; u < V; ++u) tf32_parts<K::split>(v.v[u], big.v[u], small.v[u]);
+      *reinterpret_cast<tc_vector<std::uint32_t, V>*>(dst + r * K::ldb + c) = big;
+      if constexpr (K::split) *reinterpret_cast<tc_vector<std::uint32_t, V>*>(dst + (Count + r) * K::ldb + c) = small;
+    }
+  };
+  // The walk unrolled (its trip count is a compile-time constant, most often
+  // a whole number of passes of the block); an argument not aligned for the
+  // vector loads takes a plain loop of scalar loads instead.
+  if (V == 1 || reinterpret_cast<std::uintptr_t>(a.p[I]) % (V * sizeof(S)) == 0) {
+#pragma unroll
+    for (int it = 0; it < (total + K::block - 1) / K::block; ++it) {
+      const int e = int(threadIdx.x) + it * K::block;
+      if (total % K::block == 0 || e < total) one(e, std::true_type{});
+    }
+  } else {
+#pragma unroll 1
+    for (int e = int(threadIdx.x); e < total; e += K::block) one(e, std::false_type{});
+  }
+}
+
+// The reduced axis's side of step st (file comment): which argument row a tile
+// row holds, its narrow variables, its norms.
 template <class K, class Sig = typename K::signature> struct tc_stage;
 template <class K, class... Slots>
 struct tc_stage<K, type_list<Slots...>> {
   using T = typename K::value_type;
   using O = typename K::operand;
-  __device__ KOPS_INLINE static void run(T* narrow, T* ynorm, O* ops, const typename K::args_type& a,
-                                         std::int64_t jb, std::int64_t length, std::int64_t q, int st) {
-    constexpr int I = K::red_var::index, D = K::dim;
-    // V coordinates per iteration: one vector load and store of 4 when D allows
-    // (and the argument is aligned for it), so that the walk's index
-    // arithmetic is paid once per 4 elements.
-    constexpr int V = D % 4 == 0 ? 4 : 1, per_row = K::dpad / V;
-    using S = typename K::storage_type;
-    const bool vector = V == 4 && reinterpret_cast<std::uintptr_t>(a.p[I]) % (4 * sizeof(S)) == 0;
-    for (int e = int(threadIdx.x); e < K::tile * per_row; e += K::block) {
-      const int rr = e / per_row, k = (e - rr * per_row) * V;
-      const int quarter = (rr & 7) / 2, pos = tc_position<K>(rr, st);
-      const bool in = k < D && pos < tc_quarter_length(length, q, quarter);
-      const std::int64_t at = (jb + quarter * q + pos) * D + k;
-      if constexpr (sizeof(O) == 2) {
-        tc_vector<O, V> v{};
-        if (in) {
-          if (vector) v = *reinterpret_cast<const tc_vector<O, V>*>(a.p[I] + at);
-          else
-#pragma unroll
-            for (int u = 0; u < V; ++u) v.v[u] = tc_element<K, I>(a, at + u);
-        }
-        *reinterpret_cast<tc_vector<O, V>*>(ops + rr * K::ldb + k) = v;
-      } else {
-        tc_vector<float, V> v{};
-        if (in) {
-          if (vector) v = *reinterpret_cast<const tc_vector<float, V>*>(a.p[I] + at);
-          else
-#pragma unroll
-            for (int u = 0; u < V; ++u) v.v[u] = tc_element<K, I>(a, at + u);
-          if constexpr (K::weighted)
-#pragma unroll
-            for (int u = 0; u < V; ++u) v.v[u] *= tc_weight<K>(a, k + u);
-        }
-        tc_vector<std::uint32_t, V> big, small;
-#pragma unroll
-        for (int u = 0; u < V; ++u) tf32_parts<K::split>(v.v[u], big.v[u], small.v[u]);
-        *reinterpret_cast<tc_vector<std::uint32_t, V>*>(ops + rr * K::ldb + k) = big;
-        if constexpr (K::split) *reinterpret_cast<tc_vector<std::uint32_t, V>*>(ops + (K::tile + rr) * K::ldb + k) = small;
-      }
-    }
-    for (int rr = int(threadIdx.x); rr < K::tile; rr += K::block) {
-      const int quarter = (rr & 7) / 2, pos = tc_position<K>(rr, st);
-      // A position past its quarter's end reads jb: never used.
-      const std::int64_t j = jb + (pos < tc_quarter_length(length, q, quarter) ? quarter * q + pos : 0);
-      if constexpr (K::norms && !K::staged_norms) ynorm[rr] = tc_norm<K, I>(a, j);
+
+  // The index of tile row rr at step st, or -1 past its quarter's end.
+  KOPS_HD KOPS_INLINE static std::int64_t index(int rr, std::int64_t jb, std::int64_t length, std::int64_t q, int st) {
+    const int quarter = (rr & 7) / 2, pos = tc_position<K>(rr, st);
+    return pos < tc_quarter_length(length, q, quarter) ? jb + quarter * q + pos : -1;
+  }
+
+  // The tile's operand columns [k0, k0 + kc).
+  __device__ KOPS_INLINE static void operands(O* ops, const typename K::args_type& a, std::int64_t jb,
+                                              std::int64_t length, std::int64_t q, int st, int k0) {
+    tc_copy<K, K::red_var::index, K::weighted, K::tile>(ops, a, k0,
+                                                        [&](int rr) { return index(rr, jb, length, q, st); });
+  }
+
+  // The tile's narrow variables, and the norms when they come from the arguments.
+  __device__ KOPS_INLINE static void rest(T* narrow, T* ynorm, const typename K::args_type& a, std::int64_t jb,
+                                          std::int64_t length, std::int64_t q, int st) {
+    if (const int rr = int(threadIdx.x); rr < K::tile) {  // (tile <= block)
+      const std::int64_t i = index(rr, jb, length, q, st);
+      const std::int64_t j = i >= 0 ? i : jb;  // a row past its quarter's end reads jb: never used
+      if constexpr (K::norms && !K::staged_norms) ynorm[rr] = tc_norm<K, K::red_var::index>(a, j);
       (one<Slots>(narrow, a, rr, j), ...);
     }
   }
 
-  // The norms of the staged rows (K::staged_norms), after the staging's barrier.
-  __device__ KOPS_INLINE static void norms(T* ynorm, const O* ops) {
-    for (int rr = int(threadIdx.x); rr < K::tile; rr += K::block) {
-      float s = 0;
+  // sum_k v_k^2 over the staged columns of tile row rr (K::staged_norms).
+  __device__ KOPS_INLINE static float norm_part(const O* ops, int rr) {
+    float s = 0;
 #pragma unroll 8
-      for (int k = 0; k < K::dpad; ++k) {
-        const float v = tc_value<K>(ops[rr * K::ldb + k]);
-        s += v * v;
-      }
-      ynorm[rr] = s;
+    for (int k = 0; k < K::kc; ++k) {
+      const float v = tc_value<K>(ops[rr * K::ldb + k]);
+      s += v * v;
     }
+    return s;
   }
 
 private:
@@ -455,6 +530,7 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
   T* narrow = reinterpret_cast<T*>(shared);
   T* ynorm = narrow + K::tile * K::red_dims;
   auto* ops = reinterpret_cast<typename K::operand*>(ynorm + K::tile);
+  [[maybe_unused]] auto* rows_staged = ops + K::tile * K::ldb * K::parts;  // !K::cache_rows: the block's rows
   constexpr int flush_steps = [] {
     if constexpr (kops::detail::caller_flushes_v<Op>)
       return Op::flush_every >= K::quarter_step ? int(Op::flush_every / K::quarter_step) : 1;
@@ -465,29 +541,44 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
   // be past its quarter's end (the last steps); the steps before, where every
   // quarter is full (quarter 3, the shortest, has S more indices), skip the test.
   auto step = [&](const std::int64_t st, auto checked) {
-    __syncthreads();  // every warp is done with the previous tile
-    tc_stage<K>::run(narrow, ynorm, ops, a, jb, length, q, int(st));
-    __syncthreads();
-    if constexpr (K::staged_norms) tc_stage<K>::norms(ynorm, ops);
     float p[K::nt][4];
 #pragma unroll
     for (int n = 0; n < K::nt; ++n)
 #pragma unroll
       for (int i = 0; i < 4; ++i) p[n][i] = 0.0f;
-    if constexpr (K::cache_rows) {
+    [[maybe_unused]] float mine_norm = 0;  // of tile row threadIdx.x (< tile), over the chunks
+    constexpr int kspc = K::kc / K::kstep;  // k-steps per chunk
+    // Chunk c: staged, then multiplied (the first chunk also stages the rest).
+    const auto chunk = [&](const int c, auto first) {
+      __syncthreads();  // every warp is done with the previous chunk (or step)
+      tc_stage<K>::operands(ops, a, jb, length, q, int(st), c * K::kc);
+      if constexpr (!K::cache_rows)
+        tc_copy<K, K::row_var::index, false, K::block_rows>(rows_staged, a, c * K::kc, [&](int r) {
+          const std::int64_t b = std::int64_t(blockIdx.x) * K::block_rows + r;
+          return b < rows ? b : rows - 1;
+        });
+      if constexpr (decltype(first)::value) tc_stage<K>::rest(narrow, ynorm, a, jb, length, q, int(st));
+      __syncthreads();
+      if constexpr (K::staged_norms)
+        if (int(threadIdx.x) < K::tile) mine_norm += tc_stage<K>::norm_part(ops, int(threadIdx.x));
 #pragma unroll
-      for (int s = 0; s < K::ksteps; ++s) tc_multiply<K>(p, big[s], small[K::split ? s : 0], ops, s);
-    } else {
-      // Rows too wide for registers: their fragments read per k-step (L1),
-      // a few k-steps in flight (a full unroll hoists every load and spills).
-#pragma unroll 2
-      for (int s = 0; s < K::ksteps; ++s) {
-        std::uint32_t b1[4], s1[4];
-        tc_row_fragment<K>(a, rbase, rows, s, b1, s1);
-        tc_multiply<K>(p, b1, s1, ops, s);
+      for (int s = 0; s < kspc; ++s) {
+        if constexpr (K::cache_rows) {
+          tc_multiply<K>(p, big[s], small[K::split ? s : 0], ops, s);
+        } else {
+          std::uint32_t b1[4], s1[4];
+          tc_row_fragment_staged<K>(rows_staged, s, b1, s1);
+          tc_multiply<K>(p, b1, s1, ops, s);
+        }
       }
+    };
+    chunk(0, std::true_type{});
+#pragma unroll 1
+    for (int c = 1; c < K::chunks; ++c) chunk(c, std::false_type{});
+    if constexpr (K::staged_norms) {
+      if (int(threadIdx.x) < K::tile) ynorm[threadIdx.x] = mine_norm;
+      __syncthreads();  // the norms are in shared memory
     }
-    if constexpr (K::staged_norms) __syncthreads();  // the norms are in shared memory
     // The lane's pairs of this step that are in its quarter: the first `avail` of its S.
     int avail = K::quarter_step;
     if constexpr (decltype(checked)::value) {
