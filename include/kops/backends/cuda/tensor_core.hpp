@@ -182,12 +182,13 @@ struct tc_traits : K {
                                                                                   : 1;
   // Coordinates per chunk: the whole D, or the largest of 64, 32, 16, 8 (a
   // multiple of the k-step) whose layout fits.
-  static constexpr int kc = [] {
-    if (cache_rows) return dpad;
-    for (int c = 64; c > kstep; c /= 2)
-      if (c % kstep == 0 && c <= dpad && layout_bytes(nt, c) <= K::max_shared_bytes) return c;
-    return kstep;
-  }();
+  static constexpr int chunk_coords() {
+    int best = kstep;
+    for (int c = 2 * kstep; c <= 64; c *= 2)
+      if (c <= dpad && layout_bytes(nt, c) <= K::max_shared_bytes) best = c;
+    return best;
+  }
+  static constexpr int kc = cache_rows ? dpad : chunk_coords();
   static constexpr int chunks = (dpad + kc - 1) / kc;
   static constexpr int ldb = stride(kc);
   static_assert(layout_bytes(nt, kc) <= K::max_shared_bytes, "kops: internal error, tc_choice admitted a tile that does not fit");
