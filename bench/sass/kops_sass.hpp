@@ -119,7 +119,7 @@ void export_launch_facts() {
 // for every pass, plus the launch facts above.
 template <class Red, class Out, class... Args>
 void instantiate(Red red, Out* out, const Args*... args) {
-  export_launch_facts<kops::detail::call_policy_t<Red, T, prec>, Red, Out>();
+  export_launch_facts<kops::detail::call_policy_t<Red, T, prec SASS_TC_POLICY>, Red, Out>();
 #if defined(SASS_TUNE_R)
   kops::cuda::detail::eval_tuned<tune, prec SASS_TC_POLICY>(red, 1000, 1000, out, args...);
 #else

@@ -113,6 +113,7 @@ CASE_LABEL = {
     "argkmin8_d128": "argkmin<8> of sqdist, D=128",
     "logsumexp3": "logsumexp of -g*sqdist, D=3",
     "gauss64": "Gaussian sum, D=64",
+    "gauss128": "Gaussian sum, D=128",
     "gauss256": "Gaussian sum, D=256",
     "gauss1024": "Gaussian sum, D=1024",
     "attention64": "attention: sumsoftmaxweight of g<q,k>, values v, D=64",

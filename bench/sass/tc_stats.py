@@ -148,7 +148,7 @@ def tc_row(stem, d):
     per_step = cost(step, kc)
     regs, spill = ptxas(log, "13reduce_kernelINS1_9tc_traits")
     total = per_step / pairs
-    cc_pair = cuda_core_per_pair(stem)
+    cc_pair = cuda_core_per_pair(stem, d)
     ratio = f"{cc_pair / total:.1f}x" if cc_pair else "n/a"
     chunks = dpad // kc
     return (f"| {stem} | {regs} / {spill} B | {nt} | {kc} x {chunks} | {per_step:.0f} | {total:.1f} | "
@@ -163,17 +163,21 @@ def nested_of(ins, outer):
 RESULTS = Path(__file__).resolve().parent / "results.md"
 
 
-def cuda_core_per_pair(stem):
+def cuda_core_per_pair(stem, d=None):
     """The CUDA-core kernel's instructions per pair in bench/sass/results.md
-    (bench/sass/run.sh's table; argkmin at D = 128 in half has no row there:
-    the float row, whose kernel evaluates in float too)."""
+    (bench/sass/run.sh's table, then DIR/cc/out.md, tensor_cores.sh's rows for
+    what run.sh lacks; argkmin at D = 128 in half has no row: the float row,
+    whose kernel evaluates in float too)."""
     m = re.match(r"(gauss|argkmin8_d)(\d+)_(float|half)", stem)
     if not m or not RESULTS.exists():
         return None
     kind, D, T = m.groups()
     label = f"Gaussian sum, D={D} " if kind == "gauss" else f"argkmin<8> of sqdist, D={D} "
+    tables = [RESULTS.read_text()]
+    if d is not None and (d / "cc" / "out.md").exists():
+        tables.append((d / "cc" / "out.md").read_text())  # tensor_cores.sh's own CUDA-core rows
     for t in ([T, "float"] if T == "half" else [T]):
-        for line in RESULTS.read_text().splitlines():
+        for line in "\n".join(tables).splitlines():
             cells = [c.strip() for c in line.split("|")]
             if len(cells) > 11 and cells[1] == label.strip() and cells[2] == "kops" and cells[3] == t and cells[4] == "fast":
                 return float(cells[10])

@@ -45,4 +45,16 @@ for c in "${cases[@]}"; do
   if [ ${#pids[@]} -ge "${JOBS:-2}" ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done
 wait
+# The CUDA-core kernel of the one case bench/sass/results.md has no row for
+# (run.sh's set has no D = 128 Gaussian): compiled with the tensor cores off,
+# its instructions per pair by sass_stats.py, into $out/cc/out.md.
+mkdir -p "$out/cc"
+stem=kops_gauss128_half_fast
+printf '{"impl": "kops", "case": "gauss128", "dtype": "half", "precision": "fast", "source": "bench/sass/gauss.cu -DSASS_D=128"}\n' \
+  > "$out/cc/$stem.json"
+"$nvcc" -cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr -Iinclude -DSASS_T=kops::half -DSASS_PREC=fast \
+  -DSASS_D=128 -Xptxas -v -o "$out/cc/$stem.cubin" bench/sass/gauss.cu 2> "$out/cc/$stem.ptxas.log"
+cuobjdump -sass "$out/cc/$stem.cubin" > "$out/cc/$stem.sass"
+cuobjdump -res-usage "$out/cc/$stem.cubin" > "$out/cc/$stem.res"
+python3 bench/sass/sass_stats.py "$out/cc" --csv "$out/cc/out.csv" --md "$out/cc/out.md" > /dev/null
 python3 bench/sass/tc_stats.py "$out" "${cases[@]%%|*}"
