@@ -216,6 +216,8 @@ struct cudaFuncAttributes {
   int maxDynamicSharedSizeBytes;
   int maxThreadsPerBlock;
   int numRegs;
+  int ptxVersion;     // the virtual architecture the kernel was compiled for, x10: 90 (sm_90)
+  int binaryVersion;  // the same for its binary: 90
 };
 
 namespace kops::cuda_emulated {
@@ -1347,9 +1349,12 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* a, void (*kernel)(P...)) {
   if (a == nullptr) return e::result(cudaErrorInvalidValue);
   if (kernel == nullptr) return e::result(cudaErrorInvalidDeviceFunction);
   e::note_kernel(kernel);
-  *a = cudaFuncAttributes{0, e::max_dynamic_shared_of(reinterpret_cast<const void*>(kernel)),
+  *a = cudaFuncAttributes{0,
+                          e::max_dynamic_shared_of(reinterpret_cast<const void*>(kernel)),
                           kops::cuda_emulated::device_model::max_threads_per_block,
-                          kops::cuda_emulated::device_model::assumed_registers_per_thread};
+                          kops::cuda_emulated::device_model::assumed_registers_per_thread,
+                          90,
+                          90};
   return cudaSuccess;
 }
 

@@ -160,26 +160,6 @@ inline constexpr const char* ranged_capture_refusal =
 inline constexpr const char* ranged_capture_instead =
     "make the structure a kops::cuda::resident_sparsity before the capture and pass its sparsity()";
 
-// The compute capability's major number of the current device, cached per
-// device (the tensor-core kernel needs 8: eval.hpp).
-[[nodiscard]] inline bool current_compute_major(const char* where, int& major) {
-  static int cache[cached_devices];  // major + 1
-  int d = 0;
-  if (!current_device(where, d)) return false;
-  const bool cached = d >= 0 && d < cached_devices;
-  if (cached) {
-    if (const int w = __atomic_load_n(&cache[d], __ATOMIC_RELAXED); w != 0) {
-      major = w - 1;
-      return true;
-    }
-  }
-  if (!check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d), where,
-             "querying the compute capability"))
-    return false;
-  if (cached) __atomic_store_n(&cache[d], major + 1, __ATOMIC_RELAXED);
-  return true;
-}
-
 // The facts of the current device (current_device, then facts_of).
 [[nodiscard]] inline bool current_facts(const char* where, device_facts& f) {
   int d = 0;

@@ -33,6 +33,34 @@
 namespace kops::cuda {
 namespace detail {
 
+// Whether the tensor-core kernel of TK runs on the current device: compute
+// capability 8.0 or more, and the kernel compiled for 8.0 or more (a build for
+// an older architecture, run on a newer device through its PTX, has no
+// mma.sync: tensor_core.hpp's MMAs trap there). Asked once per device and TK.
+template <class TK>
+[[nodiscard]] bool tc_runs_here(const char* where, bool& yes) {
+  static int cache[cached_devices];  // 1 + yes, 0 = not yet known
+  int d = 0;
+  if (!current_device(where, d)) return false;
+  const bool cached = d >= 0 && d < cached_devices;
+  if (cached) {
+    if (const int w = __atomic_load_n(&cache[d], __ATOMIC_RELAXED); w != 0) {
+      yes = w == 2;
+      return true;
+    }
+  }
+  int major = 0;
+  if (!check(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, d), where,
+             "querying the compute capability"))
+    return false;
+  cudaFuncAttributes attr{};
+  if (!check(cudaFuncGetAttributes(&attr, reduce_kernel<TK>), where, "querying the tensor-core kernel's architecture"))
+    return false;
+  yes = major >= 8 && attr.ptxVersion >= 80;
+  if (cached) __atomic_store_n(&cache[d], yes ? 2 : 1, __ATOMIC_RELAXED);
+  return true;
+}
+
 // The GPU backend as the front end (detail/dispatch.hpp) sees it: one pass
 // is one launch (GPU_1D, or GPU_2D and its combine) on opts.stream and
 // opts.device; a temporary is a stream-ordered device buffer. Tune: the dense
@@ -144,10 +172,10 @@ struct basic_device_backend {
       // The tensor-core kernel (tensor_core.hpp) where the policy allows, the
       // formula has its form and the device has mma.sync (sm_80+).
       if constexpr (Pol::tc == kops::tensor_cores::automatic && tc_choice<K, Pol::prec>::ok) {
-        int major = 0;
-        if (!current_compute_major(where, major)) return false;
-        if (major >= 8)
-          return kops::cuda::detail::launch<tc_traits<K, Pol::prec>, Batched>(a, e.rows, e.cols, out, opts, where, &s);
+        using TK = tc_traits<K, Pol::prec>;
+        bool here = false;
+        if (!tc_runs_here<TK>(where, here)) return false;
+        if (here) return kops::cuda::detail::launch<TK, Batched>(a, e.rows, e.cols, out, opts, where, &s);
       }
       return kops::cuda::detail::launch<K, Batched>(a, e.rows, e.cols, out, opts, where, &s);
     }

@@ -72,11 +72,13 @@ struct scheme_estimate {
   double gpu_2d;  // +inf when the plan has one chunk
 };
 
-// rows_per_thread: of a tuned kernel (kernel_traits.hpp: tuning), whose blocks take block * rows_per_thread rows.
+// block_rows: the rows a block takes (0: block, one per thread; a tuned
+// kernel, kernel_traits.hpp: tuning, takes block * rows per thread; the
+// tensor-core kernel, tensor_core.hpp, 16 per warp).
 inline scheme_estimate estimate_schemes(std::int64_t rows, std::int64_t cols, int block, std::size_t acc_bytes,
-                                        int sms, int blocks_per_sm, const gpu_2d_plan& plan, int rows_per_thread = 1) {
+                                        int sms, int blocks_per_sm, const gpu_2d_plan& plan, int block_rows = 0) {
   const std::int64_t slots = std::int64_t(sms > 0 ? sms : 1) * (blocks_per_sm > 0 ? blocks_per_sm : 1);
-  const std::int64_t b = ceil_div(rows > 1 ? rows : 1, std::int64_t(block) * rows_per_thread);
+  const std::int64_t b = ceil_div(rows > 1 ? rows : 1, std::int64_t(block_rows > 0 ? block_rows : block));
   scheme_estimate e{pass_estimate(b, slots, cols), std::numeric_limits<double>::infinity()};
   if (plan.chunks > 1) {
     // rows * chunks accumulators of acc_bytes, by every thread of the slots.
@@ -91,7 +93,7 @@ inline scheme_estimate estimate_schemes(std::int64_t rows, std::int64_t cols, in
 inline scheme choose_scheme(const kernel_facts& k, std::int64_t rows, std::int64_t cols, int sms, int blocks_per_sm,
                             const gpu_2d_plan& plan) {
   const scheme_estimate e =
-      estimate_schemes(rows, cols, k.block, k.acc_bytes, sms, blocks_per_sm, plan, k.block_rows / k.block);
+      estimate_schemes(rows, cols, k.block, k.acc_bytes, sms, blocks_per_sm, plan, k.block_rows);
   return e.gpu_2d < e.gpu_1d ? scheme::gpu_2d : scheme::gpu_1d;
 }
 template <class K>

@@ -113,6 +113,8 @@ struct tc_choice {
       else if constexpr ((half_storage || bf16_storage) && any_weighted(typename plan::terms{})) return false;
       else if constexpr (std::is_same_v<S, float> && P == precision::accurate && !all_dot(typename plan::terms{}))
         return false;
+      // the four quarters' accumulators, two rows per thread of 256, exchanged through shared memory
+      else if constexpr (512 * sizeof(typename K::acc_type) > K::max_shared_bytes) return false;
       else return fits<X::dim>();
     }
   }();
@@ -161,11 +163,11 @@ struct tc_traits : K {
   using operand = tc_operand_t<arith>;
   static constexpr int parts = split ? 2 : 1;  // 3xTF32 keeps the small parts in a second array of each shape
   // The row operands' fragments stay in registers for the whole walk when they
-  // take at most 64 of them (D <= 64 in TF32, 32 in 3xTF32, 128 in 16 bits);
+  // take at most 64 of them (D <= 128 in TF32, 64 in 3xTF32, 256 in 16 bits);
   // then each step stages the whole (padded) D of its indices. Wider rows are
-  // walked in chunks of kc coordinates: per chunk the block stages its 128
-  // rows' operands and its indices' in shared memory (converted once), and
-  // the warps read both fragments from there.
+  // walked in chunks of kc coordinates (16 to 64: what fits 48 KiB): per chunk
+  // the block stages its 128 rows' operands and its indices' in shared memory
+  // (converted once), and the warps read both fragments from there.
   static constexpr bool cache_rows = ksteps * 4 * parts <= 64;
   // A row stride 4 words past a multiple of 8 (TF32) or 8 halves past a
   // multiple of 16: a fragment's 32 loads hit 32 banks.
@@ -345,7 +347,7 @@ __device__ KOPS_INLINE void tc_multiply(float (&p)[K::nt][4], const std::uint32_
 // Where tile row rr (MMA column rr % 8 of n-tile rr / 8) comes from at step st:
 // quarter (rr % 8) / 2, position st * S + 2 (rr / 8) + rr % 2 in it.
 template <class K>
-KOPS_HD KOPS_INLINE int tc_position(int rr, int st) {
+KOPS_HD KOPS_INLINE std::int64_t tc_position(int rr, std::int64_t st) {
   return st * K::quarter_step + 2 * (rr / 8) + (rr & 1);
 }
 
@@ -431,21 +433,23 @@ struct tc_stage<K, type_list<Slots...>> {
   using O = typename K::operand;
 
   // The index of tile row rr at step st, or -1 past its quarter's end.
-  KOPS_HD KOPS_INLINE static std::int64_t index(int rr, std::int64_t jb, std::int64_t length, std::int64_t q, int st) {
-    const int quarter = (rr & 7) / 2, pos = tc_position<K>(rr, st);
+  KOPS_HD KOPS_INLINE static std::int64_t index(int rr, std::int64_t jb, std::int64_t length, std::int64_t q,
+                                                std::int64_t st) {
+    const int quarter = (rr & 7) / 2;
+    const std::int64_t pos = tc_position<K>(rr, st);
     return pos < tc_quarter_length(length, q, quarter) ? jb + quarter * q + pos : -1;
   }
 
   // The tile's operand columns [k0, k0 + kc).
   __device__ KOPS_INLINE static void operands(O* ops, const typename K::args_type& a, std::int64_t jb,
-                                              std::int64_t length, std::int64_t q, int st, int k0) {
+                                              std::int64_t length, std::int64_t q, std::int64_t st, int k0) {
     tc_copy<K, K::red_var::index, K::weighted, K::tile>(ops, a, k0,
                                                         [&](int rr) { return index(rr, jb, length, q, st); });
   }
 
   // The tile's narrow variables, and the norms when they come from the arguments.
   __device__ KOPS_INLINE static void rest(T* narrow, T* ynorm, const typename K::args_type& a, std::int64_t jb,
-                                          std::int64_t length, std::int64_t q, int st) {
+                                          std::int64_t length, std::int64_t q, std::int64_t st) {
     if (const int rr = int(threadIdx.x); rr < K::tile) {  // (tile <= block)
       const std::int64_t i = index(rr, jb, length, q, st);
       const std::int64_t j = i >= 0 ? i : jb;  // a row past its quarter's end reads jb: never used
@@ -481,14 +485,18 @@ private:
   }
 };
 
-// The value of sum s (a term of the plan) from the inner product p and the norms.
+// The value of sum s (a term of the plan) from the inner product p and the
+// norms. A distance is clamped at 0 (the expansion may cancel below it) unless
+// it is weighted and some weight is negative (`clamp` false: it may then be
+// negative, as on the CUDA cores).
 template <class Term>
-KOPS_HD KOPS_INLINE float tc_term(float p, float nx, float ny) {
+KOPS_HD KOPS_INLINE float tc_term(float p, float nx, float ny, bool clamp) {
   if constexpr (Term::kind == kops::detail::inner_kind::dot) {
     return p;
   } else {
     const float d = fmaf(-2.0f, p, nx + ny);  // exactly 0 for a point and itself (nx = ny = p)
-    return d > 0.0f ? d : 0.0f;  // the expansion may cancel below 0
+    if constexpr (Term::kind == kops::detail::inner_kind::sqdist) return d > 0.0f ? d : 0.0f;
+    else return clamp && d < 0.0f ? 0.0f : d;
   }
 }
 
@@ -521,6 +529,10 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
     if constexpr (K::norms) nx[h] = tc_norm<K, K::row_var::index>(a, r);
     acc[h] = range_init<K>(jb + t * q, jb + t * q + mine);
   }
+  // Weighted distances are clamped at 0 only when no weight is negative (tc_term).
+  bool clamp = true;
+  if constexpr (K::weighted)
+    for (int k = 0; k < K::dim; ++k) clamp = clamp && !(tc_weight<K>(a, k) < 0.0f);
   std::uint32_t big[K::cache_rows ? K::ksteps : 1][4], small[K::cache_rows && K::split ? K::ksteps : 1][4];
   if constexpr (K::cache_rows) {
 #pragma unroll
@@ -552,13 +564,13 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
     // Chunk c: staged, then multiplied (the first chunk also stages the rest).
     const auto chunk = [&](const int c, auto first) {
       __syncthreads();  // every warp is done with the previous chunk (or step)
-      tc_stage<K>::operands(ops, a, jb, length, q, int(st), c * K::kc);
+      tc_stage<K>::operands(ops, a, jb, length, q, st, c * K::kc);
       if constexpr (!K::cache_rows)
         tc_copy<K, K::row_var::index, false, K::block_rows>(rows_staged, a, c * K::kc, [&](int r) {
           const std::int64_t b = std::int64_t(blockIdx.x) * K::block_rows + r;
           return b < rows ? b : rows - 1;
         });
-      if constexpr (decltype(first)::value) tc_stage<K>::rest(narrow, ynorm, a, jb, length, q, int(st));
+      if constexpr (decltype(first)::value) tc_stage<K>::rest(narrow, ynorm, a, jb, length, q, st);
       __syncthreads();
       if constexpr (K::staged_norms)
         if (int(threadIdx.x) < K::tile) mine_norm += tc_stage<K>::norm_part(ops, int(threadIdx.x));
@@ -596,7 +608,7 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
         if (!decltype(checked)::value || pos < avail) {
           Part part;
           [&]<int... S>(std::integer_sequence<int, S...>) {
-            ((part[S][0] = tc_term<typename Terms::template at<S>>(p[n][i], nx[h], ynorm[rr])), ...);
+            ((part[S][0] = tc_term<typename Terms::template at<S>>(p[n][i], nx[h], ynorm[rr], clamp)), ...);
           }(std::make_integer_sequence<int, NS>{});
           if constexpr (K::red_dims > 0) ctx[h].red = narrow + rr * K::red_dims;
           const parts_context<K, Part, K::iplan::slot0> c{ctx[h], part};  // the sums as Slot<slot0 + s>
