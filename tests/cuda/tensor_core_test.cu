@@ -99,6 +99,15 @@ cloud make_cloud(std::int64_t M, std::int64_t N, int D, double mean, unsigned se
   return c;
 }
 
+// make_cloud with x_i = 0.9 y_(a i + b mod N) + 0.1 x_i: each x near one y,
+// its nearest neighbour far ahead of the others relative to TF32's bound.
+cloud make_separated(std::int64_t M, std::int64_t N, int D, unsigned seed, std::int64_t a, std::int64_t b) {
+  cloud c = make_cloud(M, N, D, 0.0, seed);
+  for (std::int64_t i = 0; i < M; ++i)
+    for (int k = 0; k < D; ++k) c.x[i * D + k] = 0.9 * c.y[((i * a + b) % N) * D + k] + 0.1 * c.x[i * D + k];
+  return c;
+}
+
 double sq_norm(const double* v, int D) {
   double s = 0;
   for (int k = 0; k < D; ++k) s += v[k] * v[k];
@@ -242,9 +251,7 @@ TEST_CASE("tensor cores: every reduction family against the CUDA-core kernel", "
   const std::int64_t M = 83, N = 171;
   // Well-separated points (nearest neighbours far apart relative to the TF32
   // bound) so that indices agree exactly: x near a shuffled subset of y.
-  cloud c = make_cloud(M, N, D, 0.0, 303);
-  for (std::int64_t i = 0; i < M; ++i)
-    for (int k = 0; k < D; ++k) c.x[i * D + k] = 0.9 * c.y[((i * 53 + 7) % N) * D + k] + 0.1 * c.x[i * D + k];
+  const cloud c = make_separated(M, N, D, 303, 53, 7);
   const auto xs = cast<float>(c.x), ys = cast<float>(c.y);
   const auto bs = kops_test::random_vector<float>(std::size_t(N), 0.5, 2, 304);
   const std::vector<float> gs{1.0f / D};
@@ -399,9 +406,7 @@ TEST_CASE("tensor cores: weighted distances and batches", "[tensor_cores]") {
 TEST_CASE("tensor cores: wide rows in chunks against the CUDA-core kernel", "[tensor_cores]") {
   constexpr int D = 520;
   const std::int64_t M = 140, N = 77;
-  cloud c = make_cloud(M, N, D, 0.0, 707);
-  for (std::int64_t i = 0; i < M; ++i)
-    for (int k = 0; k < D; ++k) c.x[i * D + k] = 0.9 * c.y[((i * 31 + 5) % N) * D + k] + 0.1 * c.x[i * D + k];
+  const cloud c = make_separated(M, N, D, 707, 31, 5);
   const auto xs = cast<float>(c.x), ys = cast<float>(c.y);
   const auto bs = kops_test::random_vector<float>(std::size_t(N), 0.5, 2, 708);
   const std::vector<float> gs{1.0f / D};
