@@ -4,6 +4,8 @@
 # of two git revisions, and the cuobjdump -sass text of the two compared
 # (addresses stripped). No GPU needed.
 #   usage: bash bench/sass/compare.sh REV_A REV_B
+#   env:   SASS_EXTRA (extra nvcc flags for every kernel: -DSASS_TC compares
+#          the tensor-core kernels where they apply, kops_sass.hpp)
 # cuobjdump: from PATH, else from build/sass/venv (made by bench/sass/run.sh).
 # Prints a DIFF line per kernel whose SASS differs, then the counts; exits 1
 # when any differs.
@@ -32,7 +34,7 @@ for c in "${cases[@]}"; do
       for r in a b; do
         # shellcheck disable=SC2086
         "$nvcc" -cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr -I "$tmp/$r/include" \
-          -DSASS_T="$ct" -DSASS_PREC="$p" $defs "$here/$src" -o "$tmp/$r.cubin"
+          -DSASS_T="$ct" -DSASS_PREC="$p" $defs ${SASS_EXTRA:-} "$here/$src" -o "$tmp/$r.cubin"
         # (Mangled names dropped: a template parameter added to a type renames
         # every kernel without changing an instruction.)
         cuobjdump -sass "$tmp/$r.cubin" | grep -v '^[[:space:]]*$' | sed 's@/\*[0-9a-f]*\*/@@g' |

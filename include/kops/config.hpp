@@ -11,8 +11,13 @@
 
 #if defined(__GNUC__) || defined(__clang__)
 #define KOPS_INLINE inline __attribute__((always_inline))
+// A lambda's call operator, always inlined: `[&](int i) KOPS_INLINE_LAMBDA { ... }`
+// (the loop bodies the backends' tile walks call: a body the compiler left
+// out of line moved the CPU kernels' code, bench/compile/cpu_code.sh).
+#define KOPS_INLINE_LAMBDA __attribute__((always_inline))
 #else
 #define KOPS_INLINE inline
+#define KOPS_INLINE_LAMBDA
 #endif
 
 // SIMD packs per row block of the CPU backend (backends/kokkos/block_kernel.hpp):

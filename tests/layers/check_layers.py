@@ -28,6 +28,24 @@ ALLOWED = {
     "cuda_emulated": {"config"},
 }
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]kops/([^>"]+)[>"]', re.M)
+# An op: a struct NAME_op of ops/ or reductions/ (not their detail/ helpers,
+# which are accumulation machinery: scheme sums, chunked accumulators).
+OP_DEF = re.compile(r'\bstruct\s+([A-Za-z0-9_]+_op)\b')
+COMMENT = re.compile(r'//[^\n]*|/\*.*?\*/', re.S)
+
+
+def op_names(root):
+    """The ops that ops/ and reductions/ define (their top-level headers)."""
+    names = set()
+    for folder in ("ops", "reductions"):
+        d = os.path.join(root, folder)
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            if name.endswith(".hpp"):
+                with open(os.path.join(d, name), encoding="utf-8") as f:
+                    names.update(OP_DEF.findall(f.read()))
+    return names
 
 
 def layer_of(rel):
@@ -41,6 +59,8 @@ def layer_of(rel):
 
 def violations(root):
     found = []
+    ops = op_names(root)
+    names_op = re.compile(r'\b(' + '|'.join(sorted(ops)) + r')\b') if ops else None
     for dirpath, _, files in os.walk(root):
         for name in sorted(files):
             if not name.endswith(".hpp"):
@@ -55,6 +75,11 @@ def violations(root):
                 continue
             with open(path, encoding="utf-8") as f:
                 text = f.read()
+            if layer == "backends" and names_op is not None:
+                # A backend never names an op (code, not comments): what it needs
+                # to know of one comes through lowering/ (lowering/plan.hpp).
+                for op in sorted(set(names_op.findall(COMMENT.sub("", text)))):
+                    found.append(f"{rel}: a backend names the op '{op}' (ask lowering/, e.g. lowering/plan.hpp)")
             for target in INCLUDE.findall(text):
                 t = layer_of(target)
                 if t is None:
@@ -66,22 +91,25 @@ def violations(root):
 
 
 def selftest():
-    """A core header that includes an op must be reported, and only it."""
+    """A core header that includes an op, a backend that includes one and a
+    backend that names one in code must be reported, and only they."""
     with tempfile.TemporaryDirectory() as d:
         for rel, text in {
             "config.hpp": "",
             "core/formula.hpp": "#include <kops/config.hpp>\n",
             "core/bad.hpp": "#include <kops/ops/sum.hpp>\n",
-            "ops/sum.hpp": "#include <kops/core/formula.hpp>\n",
+            "ops/sum.hpp": "#include <kops/core/formula.hpp>\nstruct sum_op {};\n",
             "backends/kokkos/eval.hpp": "#include <kops/lowering/lower.hpp>\n#  include \"kops/ops/exp.hpp\"\n",
+            "backends/cuda/traits.hpp": "// a comment may say sum_op\nusing op = kops::sum_op;\n",
+            "backends/cuda/fine.hpp": "// only a comment names sum_op\nusing op = kops::detail::scheme_sum_op;\n",
             "kops.hpp": "#include <kops/ops/sum.hpp>\n",
         }.items():
             os.makedirs(os.path.dirname(os.path.join(d, rel)) or d, exist_ok=True)
             with open(os.path.join(d, rel), "w", encoding="utf-8") as f:
                 f.write(text)
         v = violations(d)
-        expected = ["core/bad.hpp", "backends/kokkos/eval.hpp"]
-        ok = len(v) == 2 and all(any(x.startswith(e) for x in v) for e in expected)
+        expected = ["core/bad.hpp", "backends/kokkos/eval.hpp", "backends/cuda/traits.hpp"]
+        ok = len(v) == 3 and all(any(x.startswith(e) for x in v) for e in expected)
         print("\n".join(v))
         print("selftest:", "ok" if ok else "FAILED")
         return 0 if ok else 1

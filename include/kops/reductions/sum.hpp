@@ -13,6 +13,9 @@ struct sum_op {
   // Output component k depends on formula component k only: a wide output may
   // be computed in chunks of components (detail/output_chunks.hpp).
   static constexpr bool componentwise = true;
+  // The plain sum of the terms (lowering/plan.hpp: is_plain_sum_v; the ops
+  // derived from it for a summation scheme are not).
+  using plain_sum = sum_op;
 
   template <class V, class IV, int D>
   struct acc {

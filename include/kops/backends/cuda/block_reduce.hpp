@@ -1,6 +1,6 @@
 // The loop at the heart of both GPU schemes: one thread per output row reduces
 // its row over a range [jb, je) of the reduced axis, the block walking the range
-// tile by tile through shared memory.
+// tile by tile through shared memory (tile_walk.hpp), the plain body:
 //
 //   for each tile [j0, j0 + len) of [jb, je):
 //     __syncthreads; the block loads the tile (coalesced); __syncthreads
@@ -18,6 +18,7 @@
 #include <kops/backends/cuda/final_chunks.hpp>
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/tile_context.hpp>
+#include <kops/backends/cuda/tile_walk.hpp>
 
 namespace kops::cuda::detail {
 
@@ -52,27 +53,19 @@ __device__ KOPS_INLINE void fold_rows(Acc* acc, tile_context<K>* ctx, int& tiles
   using Math = typename K::math;
   using F = typename K::formula;
   using Op = typename K::op;
-  T* tile = shared_tile<T>();
+  using FS = flush_schedule<Op, K::tile>;  // block sums' flushes (tile_walk.hpp)
   // A narrow tile row is copied to registers before the formula reads it, so
   // that nothing in the formula (an inline-asm exp2 of the fast policy, which
   // nvcc treats as touching memory) makes the compiler load it again.
   T staged[K::stage_red ? K::red_dims : 1];
-  // Block sums are flushed here, every flush_tiles tiles (at most flush_every
-  // terms, as reductions/detail/scheme_sum.hpp asks of a CallerFlushes op),
-  // not by a per-term counter in the pair loop.
-  constexpr int flush_tiles = [] {
-    if constexpr (kops::detail::caller_flushes_v<Op>) return Op::flush_every >= K::tile ? int(Op::flush_every / K::tile) : 1;
-    else return 0;
-  }();
   // K::unroll pairs per iteration for one row; R rows share them (as many evaluations in flight).
   [[maybe_unused]] constexpr int unroll = K::unroll / R > 1 ? K::unroll / R : 1;  // (read by the pragma only)
-  for (std::int64_t j0 = jb; j0 < je; j0 += K::tile) {
-    const int len = je - j0 < K::tile ? int(je - j0) : K::tile;
-    if constexpr (K::red_dims > 0) {
-      __syncthreads();  // the previous tile has been used by every thread
-      tile_loader<K>::load(tile, a.p, j0, len);
-      __syncthreads();
-    }
+  // The plain body of the tile walk (tile_walk.hpp).
+  for (tile_walk<K> w(a, jb, je); w.more(); w.advance()) {
+    w.load();
+    const T* const tile = w.tile;
+    const std::int64_t j0 = w.j0;
+    const int len = w.len;
     if (valid) {
 #pragma unroll(unroll)
       for (int jj = 0; jj < len; ++jj) {
@@ -89,8 +82,8 @@ __device__ KOPS_INLINE void fold_rows(Acc* acc, tile_context<K>* ctx, int& tiles
           Op::template accumulate<Math>(acc[r], F::eval(ctx[r]), Math::template index<T>(j0 + jj));
         }
       }
-      if constexpr (flush_tiles > 0) {
-        if (++tiles_unflushed == flush_tiles) {
+      if constexpr (FS::steps > 0) {
+        if (++tiles_unflushed == FS::steps) {
           tiles_unflushed = 0;
 #pragma unroll
           for (int r = 0; r < R; ++r) Op::template flush<Math>(acc[r]);

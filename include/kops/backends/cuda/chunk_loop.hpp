@@ -1,7 +1,7 @@
 // The pair loop of a formula with wide sums over coordinates (lowering/chunk.hpp,
 // the staged form of lowering/chunk_plan.hpp), KeOps' chunked mode:
 //
-//   for each tile [j0, j0 + TB) of [jb, je):              (TB = K::tile = 32)
+//   for each tile [j0, j0 + TB) of [jb, je):              (TB = K::tile = 32; tile_walk.hpp)
 //     the block loads the tile's narrow reduced-axis variables (as block_reduce.hpp)
 //     part[jj][s] = 0
 //     for each chunk [k0, k0 + CH) of the dimension:       (CH = gpu_chunk = 16, a last narrower one)
@@ -25,6 +25,7 @@
 
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/tile_context.hpp>
+#include <kops/backends/cuda/tile_walk.hpp>
 #include <kops/lowering/chunk_plan.hpp>
 
 namespace kops::cuda::detail {
@@ -145,7 +146,7 @@ __device__ KOPS_INLINE void chunk_step(Part (&part)[K::tile], tile_context<K>& c
     for (int jj = 0; jj < K::tile; ++jj) {
       // Rows past the end compute on the last loaded row (their parts are
       // never used): no read of tile rows this tile did not load.
-      const int jr = jj < len ? jj : len - 1;
+      const int jr = kops::detail::clamp_to_group(jj, len);
       if constexpr (K::red_dims > 0) ctx.red = tile + jr * K::red_dims;
       ctx.chunk.red = j0 + jr;
       const staged_context<K, C2> sc{ctx, rowc, prmc, buf + jj * (NW * C2)};
@@ -154,18 +155,6 @@ __device__ KOPS_INLINE void chunk_step(Part (&part)[K::tile], tile_context<K>& c
         ((part[jj][S][0] = kops::detail::add_chunk<typename Plan::sums::template at<S>, C2>(cc, part[jj][S][0])), ...);
       }(std::make_integer_sequence<int, Plan::nsums>{});
     }
-  }
-}
-
-// The block loads the tile [j0, j0 + len) of the narrow reduced-axis variables
-// (those read whole) into shared memory, between barriers.
-template <class K>
-__device__ KOPS_INLINE void load_narrow_tile(typename K::value_type* tile, const typename K::args_type& a,
-                                             std::int64_t j0, int len) {
-  if constexpr (K::red_dims > 0) {
-    __syncthreads();
-    tile_loader<K>::load(tile, a.p, j0, len);
-    __syncthreads();
   }
 }
 
@@ -185,7 +174,8 @@ __device__ KOPS_INLINE void stage_sums(Part (&part)[K::tile], tile_context<K>& c
   if constexpr (W % CH != 0) chunk_step<K, W % CH>(part, ctx, a, tile, buf, j0, len, W - W % CH, valid);
 }
 
-// acc <- acc followed by the terms [jb, je) (file comment).
+// acc <- acc followed by the terms [jb, je) (file comment): the staged body of
+// the tile walk (tile_walk.hpp).
 template <class K, class Acc>
 __device__ KOPS_INLINE void fold_range_staged(Acc& acc, tile_context<K>& ctx, int& tiles_unflushed,
                                               const typename K::args_type& a, bool valid, std::int64_t jb,
@@ -197,16 +187,14 @@ __device__ KOPS_INLINE void fold_range_staged(Acc& acc, tile_context<K>& ctx, in
   using Outer = typename Plan::outer;
   constexpr int TB = K::tile;
   using Part = vec<T, 1>[Plan::nsums];
+  using FS = flush_schedule<Op, TB>;  // block sums' flushes (tile_walk.hpp)
 
-  T* tile = shared_tile<T>();
-  T* buf = tile + TB * K::red_dims;
-  constexpr int flush_tiles = [] {
-    if constexpr (kops::detail::caller_flushes_v<Op>) return Op::flush_every >= TB ? int(Op::flush_every / TB) : 1;
-    else return 0;
-  }();
-  for (std::int64_t j0 = jb; j0 < je; j0 += TB) {
-    const int len = je - j0 < TB ? int(je - j0) : TB;
-    load_narrow_tile<K>(tile, a, j0, len);
+  T* buf = shared_tile<T>() + TB * K::red_dims;
+  for (tile_walk<K> w(a, jb, je); w.more(); w.advance()) {
+    w.load();
+    T* const tile = w.tile;
+    const std::int64_t j0 = w.j0;
+    const int len = w.len;
     Part part[TB];
     stage_sums<K>(part, ctx, a, tile, buf, j0, len, valid);
     if (valid) {
@@ -218,8 +206,8 @@ __device__ KOPS_INLINE void fold_range_staged(Acc& acc, tile_context<K>& ctx, in
           Op::template accumulate<Math>(acc, Outer::eval(pc), Math::template index<T>(j0 + jj));
         }
       }
-      if constexpr (flush_tiles > 0) {
-        if (++tiles_unflushed == flush_tiles) {
+      if constexpr (FS::steps > 0) {
+        if (++tiles_unflushed == FS::steps) {
           tiles_unflushed = 0;
           Op::template flush<Math>(acc);
         }

@@ -2,7 +2,7 @@
 // kernel_traits::final_chunks), the output row in global memory as the
 // accumulator (zeroed by the caller: final_row):
 //
-//   for each tile [j0, j0 + TB) of [jb, je):                (TB = K::tile = 32)
+//   for each tile [j0, j0 + TB) of [jb, je):                (TB = K::tile = 32; tile_walk.hpp)
 //     the block loads the tile's narrow reduced-axis variables (as block_reduce.hpp)
 //     [staged sums: part[jj][s] chunk by chunk, as chunk_loop.hpp]
 //     each thread with a valid row: scal[jj][q] = part q of the formula at (row, j0 + jj)
@@ -24,6 +24,7 @@
 #include <kops/backends/cuda/chunk_loop.hpp>
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/tile_context.hpp>
+#include <kops/backends/cuda/tile_walk.hpp>
 
 namespace kops::cuda::detail {
 
@@ -89,7 +90,8 @@ __device__ KOPS_INLINE void final_step(typename K::value_type* dst, const Scal (
   }
 }
 
-// dst (the thread's accumulator row, final_row) += the terms [jb, je) (file comment).
+// dst (the thread's accumulator row, final_row) += the terms [jb, je) (file
+// comment): the final body of the tile walk (tile_walk.hpp).
 template <class K>
 __device__ KOPS_INLINE void fold_range_final(typename K::value_type* dst, tile_context<K>& ctx,
                                              const typename K::args_type& a, std::int64_t row, bool valid,
@@ -100,11 +102,12 @@ __device__ KOPS_INLINE void fold_range_final(typename K::value_type* dst, tile_c
   constexpr int TB = K::tile, W = FP::width, CH = FP::chunk, NS = FP::nscalars;
   using Scal = vec<T, 1>[NS > 0 ? NS : 1];
 
-  T* tile = shared_tile<T>();
-  T* buf = tile + TB * K::red_dims;
-  for (std::int64_t j0 = jb; j0 < je; j0 += TB) {
-    const int len = je - j0 < TB ? int(je - j0) : TB;
-    load_narrow_tile<K>(tile, a, j0, len);
+  T* buf = shared_tile<T>() + TB * K::red_dims;
+  for (tile_walk<K> w(a, jb, je); w.more(); w.advance()) {
+    w.load();
+    T* const tile = w.tile;
+    const std::int64_t j0 = w.j0;
+    const int len = w.len;
     Scal scal[TB];
     // The parts of the tile's pairs (rows past the end of the tile: the last
     // loaded row's, never used).
@@ -112,7 +115,7 @@ __device__ KOPS_INLINE void fold_range_final(typename K::value_type* dst, tile_c
       if (valid) {
 #pragma unroll
         for (int jj = 0; jj < TB; ++jj) {
-          [[maybe_unused]] const int jr = jj < len ? jj : len - 1;
+          [[maybe_unused]] const int jr = kops::detail::clamp_to_group(jj, len);
           if constexpr (K::red_dims > 0) ctx.red = tile + jr * K::red_dims;
           if constexpr (K::chunked) ctx.chunk.red = j0 + jr;
           const auto& c = context_of(jj);

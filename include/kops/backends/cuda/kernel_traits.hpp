@@ -24,10 +24,7 @@
 #include <kops/core/variable.hpp>
 #include <kops/detail/arguments.hpp>
 #include <kops/detail/storage.hpp>
-#include <kops/lowering/chunk.hpp>
-#include <kops/lowering/chunk_plan.hpp>
-#include <kops/lowering/final_chunks.hpp>
-#include <kops/lowering/lower.hpp>
+#include <kops/lowering/plan.hpp>
 #include <kops/reductions/detail/scheme_sum.hpp>
 
 namespace kops::cuda::detail {
@@ -50,12 +47,13 @@ struct batch_strides {
 template <precision P>
 using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math>;
 
-// What is evaluated: the reduction's formula with repeated sub-formulas
-// factorized (core/factorize.hpp), as on the CPU; under the fast policy in
-// float, with exp(a) rewritten as exp2(a log2 e) (lowering/lower.hpp: log2 e joins
-// a's invariant factors), which fast_math maps to the ex2.approx instruction
-// that __expf also ends in. Double has no fast exponential: its fast policy
-// evaluates the same formula as the accurate one (lowering/lower.hpp: policy_formula_t).
+// What is evaluated (lowering/plan.hpp's evaluation plan on gpu_target): the
+// reduction's formula with repeated sub-formulas factorized (core/factorize.hpp),
+// as on the CPU; under the fast policy in float, with exp(a) rewritten as
+// exp2(a log2 e) (lowering/lower.hpp: log2 e joins a's invariant factors),
+// which fast_math maps to the ex2.approx instruction that __expf also ends in.
+// Double has no fast exponential: its fast policy evaluates the same formula
+// as the accurate one (gpu_target::fast_exp).
 // Sums over at least gpu_chunk_min_dim (KOPS_GPU_CHUNK_MIN_DIM, 128) coordinates
 // are evaluated gpu_chunk (16) components at a time (lowering/chunk.hpp), their variables read
 // chunk by chunk instead of held in registers or the tile: staged over a tile
@@ -63,11 +61,28 @@ using math_for = std::conditional_t<P == precision::fast, fast_math, scalar_math
 // global memory for each pair (tile_context::load_range).
 inline constexpr int gpu_chunk_min_dim = KOPS_GPU_CHUNK_MIN_DIM;
 inline constexpr int gpu_chunk = 16;  // components per chunk (chunk_loop.hpp's CH)
+// Output components per final chunk: 32 in float, 16 in double (the chunk's
+// accumulator, the row's chunk and the tile's parts stay in registers).
+template <class T> inline constexpr int final_chunk_width = sizeof(T) > 4 ? 16 : 32;
+
+// The GPU backend as lowering/plan.hpp's evaluation plan sees it. Final
+// chunks (final_chunks.hpp): a sum of a formula at least
+// KOPS_GPU_OUTPUT_CHUNK_MIN_DIM wide, accumulated in the data's type (block or
+// direct sums), on T arrays: the output row (or GPU_2D's partial row) is the
+// accumulator, the formula evaluated a tile of pairs and final_chunk_width<T>
+// output components at a time.
+struct gpu_target {
+  static constexpr bool exp_scaled = false;
+  template <class T> static constexpr bool fast_exp = std::is_same_v<T, float>;
+  static constexpr int chunk_min_dim = gpu_chunk_min_dim;
+  static constexpr int chunk = gpu_chunk;
+  static constexpr int output_chunk_min_dim = KOPS_GPU_OUTPUT_CHUNK_MIN_DIM;
+  template <class T> static constexpr int output_chunk = final_chunk_width<T>;
+  static constexpr bool final_keeps_accumulator = false;
+};
+// The formula before chunking (the tensor-core kernel's, tensor_core.hpp).
 template <class Red, class T, precision P>
-using gpu_unchunked_formula_t = policy_formula_t<Red, std::is_same_v<T, float> ? P : precision::accurate>;
-template <class Red, class T, precision P>
-using gpu_formula_t =
-    chunked_for_t<gpu_unchunked_formula_t<Red, T, P>, typename Red::signature, gpu_chunk_min_dim, gpu_chunk>;
+using gpu_unchunked_formula_t = kops::detail::unchunked_formula_t<Red, gpu_target, T, P>;
 
 // The slots of a signature as the register and tile layouts see them: a
 // variable F reads only chunk by chunk (lowering/chunk.hpp) takes no room there.
@@ -105,26 +120,6 @@ struct io_types<stored_io<Stored, Out, IoPol>, T, Op, Pol> {
   using pol = IoPol;
 };
 
-// S, A: the summation scheme and accumulator type of sum reductions
-// (reductions/detail/scheme_sum.hpp); other reductions ignore them. T: the
-// type evaluated in; Io: how the arguments and output are stored (above).
-// Final chunks (lowering/final_chunks.hpp, final_chunks.hpp here): a sum of
-// a formula at least KOPS_GPU_OUTPUT_CHUNK_MIN_DIM wide, the sum accumulated
-// in the data's type (block or direct sums), on T arrays: the output row (or
-// GPU_2D's partial row) is the accumulator, the formula evaluated a tile of
-// pairs and 32 output components (16 in double) at a time.
-// Output components per final chunk: 32 in float, 16 in double (the chunk's
-// accumulator, the row's chunk and the tile's parts stay in registers).
-template <class T> inline constexpr int final_chunk_width = sizeof(T) > 4 ? 16 : 32;
-template <class Red, class T, sum_scheme S, dtype_acc A, class Io, class F, category RedCat>
-constexpr bool final_chunked() {
-  if constexpr (F::dim < KOPS_GPU_OUTPUT_CHUNK_MIN_DIM || !std::is_same_v<typename Red::op, kops::sum_op> ||
-                S == sum_scheme::kahan || A != dtype_acc::same || !std::is_same_v<Io, plain_io> ||
-                requires { Red::out_stride; })
-    return false;
-  else return kops::detail::final_plan<F, RedCat, final_chunk_width<T>>::ok;
-}
-
 // A compile-time tuning of the dense kernels (reduce_kernel: GPU_1D and GPU_2D's
 // first pass): R output rows per thread (register blocking, block_reduce.hpp:
 // each tile element read once from shared memory for R rows) and B threads per
@@ -145,33 +140,29 @@ template <class Red, class T, precision P, sum_scheme S = default_sum_scheme, dt
           class Io = plain_io, class Tune = default_tuning>
 struct kernel_traits {
   using reduction = Red;
-  using formula = gpu_formula_t<Red, T, P>;
+  // S, A: the summation scheme and accumulator type of sum reductions
+  // (reductions/detail/scheme_sum.hpp); other reductions ignore them. T: the
+  // type evaluated in; Io: how the arguments and output are stored (above).
+  using lowered = kops::detail::evaluation_plan<Red, gpu_target, T, P, S, A, !std::is_same_v<Io, plain_io>>;
+  using formula = typename lowered::formula;
   // Staged: the chunked sums evaluated a tile of pairs at a time, each chunk of
   // a row's wide variables read once per tile (chunk_loop.hpp); a chunked
   // formula without the staged form reads them once per pair and chunk.
-  using plan = kops::detail::chunk_plan<formula>;
+  using plan = typename lowered::sums;
   // The formula reads some variable chunk by chunk, from global memory.
   // (A pass of an output in chunks, detail/output_chunks.hpp, reads its wide
   // variables at moved pointers: strided_output, out_stride.)
-  static constexpr bool chunked = [] {
-    if constexpr (requires { Red::out_stride; }) return true;
-    else if constexpr (kops::detail::widest_slot<typename Red::signature>::value >= KOPS_GPU_CHUNK_MIN_DIM)
-      return !std::is_same_v<formula, gpu_unchunked_formula_t<Red, T, P>>;
-    else return false;
-  }();
-  static constexpr bool staged = [] {
-    if constexpr (chunked) return plan::ok;
-    else return false;
-  }();
-  // Final chunks (above): the dimension-1 parts of the formula that vary with
-  // the pair, computed once per pair (from the staged sums' parts when staged),
-  // then the formula over final_chunk_width output components at a time.
-  using final_source = std::conditional_t<staged, typename plan::outer, formula>;
-  static constexpr bool final_chunks = final_chunked<Red, T, S, A, Io, final_source, Red::red_cat>();
-  using final_plan = kops::detail::final_plan<final_source, Red::red_cat, final_chunk_width<T>>;
+  static constexpr bool chunked = lowered::reads_chunks;
+  static constexpr bool staged = lowered::staged;
+  // Final chunks (gpu_target): the dimension-1 parts of the formula that vary
+  // with the pair, computed once per pair (from the staged sums' parts when
+  // staged), then the formula over final_chunk_width output components at a time.
+  static constexpr bool final_chunks = lowered::final_chunks;
+  using final_plan = typename lowered::final_plan;
   // Block sums are flushed by reduce_range once per group of tiles (CallerFlushes);
-  // final chunks add each tile's partial sums to the output row (a plain sum).
-  using op = std::conditional_t<final_chunks, kops::sum_op, kops::detail::accumulation_op_t<typename Red::op, S, A, true>>;
+  // final chunks add each tile's partial sums to the output row (the plain sum).
+  using op = std::conditional_t<final_chunks, typename Red::op,
+                                kops::detail::accumulation_op_t<typename Red::op, S, A, true>>;
   // The variables kept in registers (row, parameters) and in the tile (reduced
   // axis): those the formula reads whole.
   using signature = layout_signature_t<
@@ -204,7 +195,7 @@ struct kernel_traits {
   // tried and doubled the SASS instructions per pair of the D = 64 double and
   // D = 256 float Gaussians (one shared load per component per pair,
   // bench/sass) for the few local loads per pair it saved. Wide sums over
-  // coordinates are chunked instead: gpu_formula_t, chunk_loop.hpp.)
+  // coordinates are chunked instead: formula, chunk_loop.hpp.)
   static constexpr int block = Tune::threads;
   // Output rows per thread (Tune::rows): R > 1 only for the plain pair loop
   // (block_reduce.hpp: fold_rows); chunked, staged and final-chunk formulas

@@ -54,6 +54,7 @@
 #include <kops/backends/cuda/kernel_traits.hpp>
 #include <kops/backends/cuda/mma_tile.hpp>
 #include <kops/backends/cuda/tile_context.hpp>
+#include <kops/backends/cuda/tile_walk.hpp>
 #include <kops/core/half.hpp>
 #include <kops/core/tensor_cores.hpp>
 #include <kops/lowering/inner_products.hpp>
@@ -544,12 +545,7 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
   T* ynorm = narrow + K::tile * K::red_dims;
   auto* ops = reinterpret_cast<typename K::operand*>(ynorm + K::tile);
   [[maybe_unused]] auto* rows_staged = ops + K::tile * K::ldb * K::parts;  // !K::cache_rows: the block's rows
-  constexpr int flush_steps = [] {
-    if constexpr (kops::detail::caller_flushes_v<Op>)
-      return Op::flush_every >= K::quarter_step ? int(Op::flush_every / K::quarter_step) : 1;
-    else return 0;
-  }();
-  int unflushed = 0;
+  int unflushed = 0;  // steps since the last flush (tile_walk.hpp: flush_schedule)
   // One step of the walk (file comment). Checked: some of the lane's pairs may
   // be past its quarter's end (the last steps); the steps before, where every
   // quarter is full (quarter 3, the shortest, has S more indices), skip the test.
@@ -616,8 +612,9 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
         }
       }
     }
-    if constexpr (flush_steps > 0) {
-      if (++unflushed == flush_steps) {
+    using FS = flush_schedule<Op, K::quarter_step>;  // block sums' flushes (tile_walk.hpp)
+    if constexpr (FS::steps > 0) {
+      if (++unflushed == FS::steps) {
         unflushed = 0;
         Op::template flush<Math>(acc[0]);
         Op::template flush<Math>(acc[1]);

@@ -24,10 +24,7 @@
 #include <kops/core/policy.hpp>
 #include <kops/core/precision.hpp>
 #include <kops/detail/arguments.hpp>
-#include <kops/lowering/chunk.hpp>
-#include <kops/lowering/chunk_plan.hpp>
-#include <kops/lowering/final_chunks.hpp>
-#include <kops/lowering/lower.hpp>
+#include <kops/lowering/plan.hpp>
 #include <kops/reductions/detail/chunked_acc.hpp>
 #include <kops/reductions/detail/scheme_sum.hpp>
 #include <kops/reductions/reduction.hpp>
@@ -83,20 +80,34 @@ struct block_context {
   }
 };
 
-// What the CPU math provider offers beyond the common set (lowering/lower.hpp):
-// exp_scaled(a, b) = e^(a b), the product unrounded (simd_math.hpp: vexp_scaled).
-struct cpu_target {
-  static constexpr bool exp_scaled = true;
-};
 // Sums over at least cpu_chunk_min_dim (KOPS_CPU_CHUNK_MIN_DIM, 16) coordinates
 // are evaluated chunk by chunk, cpu_chunk (8) components (packs) at a time
 // (lowering/chunk.hpp): no D-pack temporaries.
 inline constexpr int cpu_chunk_min_dim = KOPS_CPU_CHUNK_MIN_DIM;
 inline constexpr int cpu_chunk = 8;
+// The CPU backend as lowering/plan.hpp's evaluation plan sees it: its math
+// provider has exp_scaled(a, b) = e^(a b), the product unrounded
+// (simd_math.hpp: vexp_scaled), and a fast exponential in every type; final
+// chunks over the same threshold and width as the chunked sums, each output
+// chunk folded into its own accumulator of the call's scheme and type
+// (chunked_acc_op).
+struct cpu_target {
+  static constexpr bool exp_scaled = true;
+  template <class T> static constexpr bool fast_exp = true;
+  static constexpr int chunk_min_dim = cpu_chunk_min_dim;
+  static constexpr int chunk = cpu_chunk;
+  static constexpr int output_chunk_min_dim = cpu_chunk_min_dim;
+  template <class T> static constexpr int output_chunk = cpu_chunk;
+  static constexpr bool final_keeps_accumulator = true;
+};
+// The plan of a reduction on the CPU backend, evaluated in C (float or double).
+template <class Red, class C, class Pol>
+using cpu_plan = kops::detail::evaluation_plan<Red, cpu_target, C, Pol::prec, Pol::scheme, Pol::acc, false>;
 // The formula the CPU backend evaluates for a reduction under a precision policy.
 template <class Red, precision P>
 using cpu_formula_t =
-    chunked_for_t<policy_formula_t<Red, P, cpu_target>, typename Red::signature, cpu_chunk_min_dim, cpu_chunk>;
+    chunked_for_t<kops::detail::unchunked_formula_t<Red, cpu_target, double, P>, typename Red::signature,
+                  cpu_chunk_min_dim, cpu_chunk>;
 
 // Pol: the call's policies (core/policy.hpp); T: the arguments' element type
 // (float, double, or a 16-bit type evaluated in float: C, detail/storage.hpp).
@@ -104,20 +115,19 @@ template <class Red, class T, class Out, class Pol>
 struct block_kernel {
   using C = kops::detail::compute_t<T>;
   static constexpr precision Pr = Pol::prec;
-  // The fast policy evaluates exp(a) as exp2(a log2 e), log2 e folded into a's
-  // invariant factors; the accurate one exp(a b), b invariant, as exp_scaled(a, b)
-  // (lowering/lower.hpp); repeated sub-formulas are evaluated once.
-  using F = cpu_formula_t<Red, Pr>;
+  // The evaluation plan (cpu_target): the fast policy evaluates exp(a) as
+  // exp2(a log2 e), log2 e folded into a's invariant factors; the accurate one
+  // exp(a b), b invariant, as exp_scaled(a, b) (lowering/lower.hpp); repeated
+  // sub-formulas are evaluated once.
+  using Lowered = cpu_plan<Red, C, Pol>;
+  using F = typename Lowered::formula;
   using Sig = typename Red::signature;
 
   // Staged chunked sums (lowering/chunk_plan.hpp): the chunk loop outside a
   // group of R reduced indices, so that each chunk of the rows' tile is read
   // once per group instead of once per index (see staged_terms).
-  using Plan = kops::detail::chunk_plan<F>;
-  static constexpr bool staged = [] {
-    if constexpr (kops::detail::widest_slot<Sig>::value >= cpu_chunk_min_dim) return Plan::ok;
-    else return false;
-  }();
+  using Plan = typename Lowered::sums;
+  static constexpr bool staged = Lowered::staged;
   static constexpr int R = 8;
 
   // Final chunks (lowering/final_chunks.hpp): a sum of a wide formula
@@ -128,14 +138,8 @@ struct block_kernel {
   // each chunk folded into its own accumulator (chunked_acc_op): no pair
   // evaluates a W-wide temporary (see final_terms). Any summation scheme and
   // accumulator type, the same values as the whole-row evaluation.
-  using FinalSource = std::conditional_t<staged, typename Plan::outer, F>;
-  using FinalPlan = kops::detail::final_plan<FinalSource, Red::red_cat, cpu_chunk>;
-  static constexpr bool final_chunks = [] {
-    if constexpr (F::dim < cpu_chunk_min_dim || !std::is_same_v<typename Red::op, kops::sum_op> ||
-                  requires { Red::out_stride; })
-      return false;
-    else return FinalPlan::ok;
-  }();
+  using FinalPlan = typename Lowered::final_plan;
+  static constexpr bool final_chunks = Lowered::final_chunks;
 
   // sum_op under a summation scheme / accumulator type: reductions/detail/scheme_sum.hpp.
   // Block sums are flushed by the loop below (no per-term counter).
@@ -164,6 +168,21 @@ struct block_kernel {
   std::int64_t index0 = 0;
 
   using context = block_context<P, row_cat, Sig, Math, T, Pol>;
+
+  // The CPU tile walk (the GPU's: backends/cuda/tile_walk.hpp): the terms
+  // [c0, c1) of the reduced axis in groups of G, body(r) on each group's first
+  // term r; the group has min(G, c1 - r) terms. The loop bodies: the staged
+  // one (staged_terms) and the final chunks' (final_terms), groups of R; the
+  // plain one (run_terms) is its groups of one term written out. A body that
+  // evaluates more terms than its group has evaluates the group's last one again.
+  // (The bodies compute their group's length and their terms' indices
+  // themselves, in the loops' original spelling: passing the length in, or
+  // computing an index through an inline helper, changed GCC's register
+  // allocation of the staged kernels; bench/compile/cpu_code.sh.)
+  template <int G, class Body>
+  KOPS_INLINE static void walk_groups(const std::int64_t c0, const std::int64_t c1, Body&& body) {
+    for (std::int64_t r = c0; r < c1; r += G) body(r);
+  }
 
   // The context of the rest of a staged formula (Plan::outer): the block's
   // context, and the chunked sums' values as Slot<Plan::slot0 + s>; with
@@ -220,11 +239,12 @@ struct block_kernel {
     for (int k0 = 0; k0 + CH <= W; k0 += CH) stage_step<Shifted, CH>(part, ctx, shift, r, n, k0);
     if constexpr (W % CH != 0) stage_step<Shifted, W % CH>(part, ctx, shift, r, n, W - W % CH);
   }
-  // The terms [c0, c1) of a staged formula, R at a time (run_terms).
+  // The terms [c0, c1) of a staged formula, R at a time (run_terms): the
+  // staged body of the walk.
   template <bool Shifted>
   KOPS_INLINE void staged_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t c0,
                                 const std::int64_t c1) const {
-    for (std::int64_t r = c0; r < c1; r += R) {
+    walk_groups<R>(c0, c1, [&](const std::int64_t r) KOPS_INLINE_LAMBDA {
       const int n = int(std::min<std::int64_t>(R, c1 - r));
       vec<P, 1> part[R][U][Plan::nsums];
       stage_parts<Shifted>(part, ctx, shift, r, n);
@@ -235,7 +255,7 @@ struct block_kernel {
           const parts_context pc{ctx[u], part[rr][u]};
           Op::template accumulate<Math>(acc[u], Plan::outer::eval(pc), Math::template index<P>(index0 + ru));
         }
-    }
+    });
   }
 
   // Final chunks (FinalPlan, above): acc[u] chunk (c0 / CH) <- the terms r +
@@ -259,14 +279,15 @@ struct block_kernel {
       }
   }
   // The terms [c0, c1) of a formula in final chunks, R at a time (run_terms):
-  // the parts of the group's pairs, then the output chunk by chunk.
+  // the parts of the group's pairs, then the output chunk by chunk (the final
+  // body of the walk).
   template <bool Shifted>
   KOPS_INLINE void final_terms(Acc (&acc)[U], context (&ctx)[U], const std::int64_t (&shift)[U], const std::int64_t c0,
                                const std::int64_t c1) const {
     using Scalars = typename FinalPlan::scalars;
     constexpr int NS = FinalPlan::nscalars > 0 ? FinalPlan::nscalars : 1;
     constexpr int W = FinalPlan::width, CH = FinalPlan::chunk;
-    for (std::int64_t r = c0; r < c1; r += R) {
+    walk_groups<R>(c0, c1, [&](const std::int64_t r) KOPS_INLINE_LAMBDA {
       const int n = int(std::min<std::int64_t>(R, c1 - r));
       vec<P, 1> scal[R][U][NS];
       auto parts = [&](auto&& context_of) {
@@ -288,7 +309,7 @@ struct block_kernel {
       }
       for (int k0 = 0; k0 + CH <= W; k0 += CH) final_step<Shifted, CH>(acc, ctx, shift, scal, r, n, k0);
       if constexpr (W % CH != 0) final_step<Shifted, W % CH>(acc, ctx, shift, scal, r, n, W - W % CH);
-    }
+    });
   }
 
   // The terms [r0, r1) of the reduced axis folded into acc: pack u on term r
@@ -308,6 +329,9 @@ struct block_kernel {
       } else if constexpr (staged) {
         staged_terms<Shifted>(acc, ctx, shift, c0, c1);
       } else {
+        // The plain body, the walk's groups of one term written out (through
+        // walk_groups<1>, GCC inlined the kernel's callers differently:
+        // bench/compile/cpu_code.sh on bench_knn and bench_half).
         for (std::int64_t r = c0; r < c1; ++r) {
           for (int u = 0; u < U; ++u) {
             const std::int64_t ru = Shifted ? r + shift[u] : r;
