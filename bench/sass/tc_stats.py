@@ -24,10 +24,17 @@ branches):
   norm loops   shared loads only: a tile row's norm, run by the threads that
                own a tile row (tile / 256 of the warps), kc / (coordinates per
                iteration) times.
+  insertions   registers only (no memory access, HMMA or barrier): the
+               k-min's deferred insertion (tensor_core.hpp: tc_traits::deferred),
+               one pass per pair that passes the step's threshold test. Not
+               counted in the step; reported apart, as instructions per entering
+               pair (the loop's size), so that per pair = step / pairs + f * that,
+               f the fraction of pairs that enter (small past a range's first
+               terms: about K ln(n) / n after n terms of random data).
   other loops  counted once (a static size).
-Straight-line code is counted once per pass, branches or not: for argkmin the
-insertion, which its threshold test skips for most pairs, is counted whole (as
-sass_stats.py counts the CUDA-core kernel's). The CUDA-core kernel's
+Straight-line code is counted once per pass, branches or not (as
+sass_stats.py counts the CUDA-core kernel's: there the k-min's insertion,
+inline in the pair loop, is counted whole for every pair). The CUDA-core kernel's
 instructions per pair come from bench/sass/results.md (sass_stats.py's model).
 """
 import re
@@ -82,6 +89,8 @@ def classify(ins, loop):
         return "fallback", 0
     if lds and not any(op.startswith(("STS", "LDG", "HMMA")) for op in sub):
         return "norm", sum(4 if op.endswith(".128") else 2 if op.endswith(".64") else 1 for op in lds)
+    if not any(op.startswith(("LD", "ST", "HMMA", "BAR")) for op in sub):
+        return "insert", 0
     return "other", 0
 
 
@@ -93,7 +102,7 @@ def tc_row(stem, d):
         if "13reduce_kernelINS1_9tc_traits" in name:
             tc = (name, ins)
     if tc is None:
-        return f"| {stem} | no tensor-core kernel | | | | | | | | |"
+        return f"| {stem} | no tensor-core kernel | | | | | | | |"
     name, ins = tc
     dm = re.search(r"(?:gauss|argkmin8_d)(\d+)", stem)
     D = int(dm.group(1))
@@ -121,6 +130,8 @@ def tc_row(stem, d):
     step = min(outer)  # the main walk (the last steps' loop, tested per pair, follows it)
     size = lambda l: sum(1 for a, _, _ in ins if l[0] <= a <= l[1])
 
+    inserts = []
+
     def cost(loop, kc):
         """Instructions of one pass of `loop`: its straight-line code, plus its
         nested loops (norm loops by their trip count, fallback copies not at
@@ -137,6 +148,8 @@ def tc_row(stem, d):
             kind, coords = classify(ins, inner)
             if kind == "norm":
                 total += size(inner) * (kc / coords) * busy
+            elif kind == "insert":
+                inserts.append(size(inner))
             elif kind == "other":
                 total += size(inner)
         return total
@@ -151,7 +164,8 @@ def tc_row(stem, d):
     cc_pair = cuda_core_per_pair(stem, d)
     ratio = f"{cc_pair / total:.1f}x" if cc_pair else "n/a"
     chunks = dpad // kc
-    return (f"| {stem} | {regs} / {spill} B | {nt} | {kc} x {chunks} | {per_step:.0f} | {total:.1f} | "
+    ins = f"{max(inserts)}" if inserts else "-"
+    return (f"| {stem} | {regs} / {spill} B | {nt} | {kc} x {chunks} | {per_step:.0f} | {total:.1f} | {ins} | "
             f"{cc_pair or 'n/a'} | {ratio} |")
 
 
@@ -187,8 +201,8 @@ def cuda_core_per_pair(stem, d=None):
 def main():
     d = Path(sys.argv[1])
     print("| case | registers / spills | NT | coordinates per chunk x chunks | instr per step (lane) |"
-          " instr / pair | CUDA-core instr / pair | ratio |")
-    print("|---|---|---|---|---|---|---|---|")
+          " instr / pair | deferred insertion, instr per entering pair | CUDA-core instr / pair | ratio |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for stem in sys.argv[2:]:
         print(tc_row(stem, d))
 

@@ -282,6 +282,79 @@ TEST_CASE("tensor cores: every reduction family against the CUDA-core kernel", "
                     ys.data(), bs.data());
 }
 
+// The k smallest on the tensor cores: each step tests its pairs against the
+// k-th value first and inserts those that pass afterwards, out of the pair
+// loop (tensor_core.hpp: tc_traits::deferred). Small integer coordinates make
+// every distance exact in TF32 and fp16 (|x|^2 + |y|^2 - 2 <x, y> of integers
+// below 2^11, sums below 2^24), so the result must be exactly the first K of
+// a stable sort of the exact distances: ties in index order. Cases: many
+// equal distances (coordinates in {0, 1, 2}), and distances that decrease
+// along the axis (every term enters, several per step and lane), both axes.
+template <class T, int K>
+void check_kmin_exact(const std::vector<double>& xd, const std::vector<double>& yd, std::int64_t M, std::int64_t N,
+                      int D, const char* what) {
+  const auto xs = cast<T>(xd), ys = cast<T>(yd);
+  const auto dist = [&](std::int64_t i, std::int64_t j) {
+    double s = 0;
+    for (int k = 0; k < D; ++k) s += (xd[i * D + k] - yd[j * D + k]) * (xd[i * D + k] - yd[j * D + k]);
+    return s;
+  };
+  // The first K of a stable sort of row r's distances over the other axis.
+  const auto expected = [&](bool over_j, std::int64_t r) {
+    const std::int64_t n = over_j ? N : M;
+    std::vector<std::int64_t> idx(std::size_t(n), 0);
+    for (std::int64_t j = 0; j < n; ++j) idx[std::size_t(j)] = j;
+    std::stable_sort(idx.begin(), idx.end(), [&](std::int64_t a, std::int64_t b) {
+      return over_j ? dist(r, a) < dist(r, b) : dist(a, r) < dist(b, r);
+    });
+    idx.resize(K);
+    return idx;
+  };
+  constexpr int Dc = 48;
+  REQUIRE(D == Dc);
+  const auto sq = kops::sqdist(x<Dc>, y<Dc>);
+  for (const bool over_j : {true, false}) {
+    const auto run_axis = [&](auto red) {
+      static_assert(takes_tc<precision::fast, T>(red));
+      const std::int64_t rows = over_j ? M : N;
+      for (const auto& sc : schemes) {
+        std::vector<std::int64_t> got(std::size_t(rows) * K, -1);
+        run<precision::fast>(red, M, N, got.data(), sc.s, sc.chunk, xs.data(), ys.data());
+        for (std::int64_t r = 0; r < rows; ++r) {
+          INFO(what << (over_j ? " over j" : " over i") << ", row " << r << ", scheme " << int(sc.s) << " chunk "
+                    << sc.chunk);
+          const auto want = expected(over_j, r);
+          for (int k = 0; k < K; ++k) REQUIRE(got[std::size_t(r * K + k)] == want[std::size_t(k)]);
+        }
+      }
+    };
+    if (over_j) run_axis(kops::argkmin_reduction<K>(sq, kops::axis_j));
+    else run_axis(kops::argkmin_reduction<K>(sq, kops::axis_i));
+  }
+}
+
+TEST_CASE("tensor cores: k smallest, exact distances, ties in index order", "[tensor_cores]") {
+  constexpr int D = 48;
+  const std::int64_t M = 37, N = 300;  // 300: five steps of 64, the last one partial
+  // Many ties: coordinates in {0, 1, 2}.
+  std::vector<double> xd(std::size_t(M) * D), yd(std::size_t(N) * D);
+  const auto rx = kops_test::random_vector<double>(xd.size(), 0, 3, 501), ry = kops_test::random_vector<double>(yd.size(), 0, 3, 502);
+  for (std::size_t k = 0; k < xd.size(); ++k) xd[k] = std::floor(rx[k]) > 2 ? 2 : std::floor(rx[k]);
+  for (std::size_t k = 0; k < yd.size(); ++k) yd[k] = std::floor(ry[k]) > 2 ? 2 : std::floor(ry[k]);
+  for (std::int64_t j = 100; j < 140; ++j)  // exact copies of earlier points
+    for (int k = 0; k < D; ++k) yd[std::size_t(j * D + k)] = yd[std::size_t((j % 7) * D + k)];
+  check_kmin_exact<float, 8>(xd, yd, M, N, D, "ties, float");
+  check_kmin_exact<kops::half, 8>(xd, yd, M, N, D, "ties, half");
+  // Decreasing distances along both axes: y_j's first coordinate N - j, x_i's
+  // -(M - i) (every new term is nearer than all before it: all enter).
+  std::fill(xd.begin(), xd.end(), 0.0);
+  std::fill(yd.begin(), yd.end(), 0.0);
+  for (std::int64_t i = 0; i < M; ++i) xd[std::size_t(i * D)] = -double(M - i);
+  for (std::int64_t j = 0; j < N; ++j) yd[std::size_t(j * D)] = double(N - j);
+  check_kmin_exact<float, 8>(xd, yd, M, N, D, "decreasing, float");
+  check_kmin_exact<kops::half, 4>(xd, yd, M, N, D, "decreasing, half");
+}
+
 // A long reduced axis: block sums flushed mid-range (every 1024 terms of a
 // lane's quarter: N > 4 * 1024), GPU_1D and GPU_2D.
 TEST_CASE("tensor cores: a long reduced axis, block sums flushed", "[tensor_cores]") {

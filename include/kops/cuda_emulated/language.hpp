@@ -98,6 +98,8 @@ T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = warpSize) {
   return ::kops::cuda_emulated::detail::shuffle(mask, var, width, "__shfl_down_sync",
                                                 [&](int l) { return l + int(delta); });
 }
+// The position of the lowest set bit, from 1; 0 for x = 0.
+inline int __ffs(int x) { return __builtin_ffs(x); }
 inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 

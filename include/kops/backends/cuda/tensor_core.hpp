@@ -202,6 +202,16 @@ struct tc_traits : K {
   // values: rounded to TF32 as the products see them), or, for a weighted
   // form, from the arguments in fp32.
   static constexpr bool staged_norms = norms && !weighted;
+  // The reduction's op can test a term before it accumulates it (Op::may_enter:
+  // the k smallest, reductions/detail/ksmallest.hpp), on a formula of
+  // dimension 1: a step tests its 4 NT pairs, then inserts those that pass
+  // one by one, out of the unrolled pair loop (tc_reduce). The insertion (K
+  // compare-and-select steps, about 100 instructions at K = 8) is then
+  // compiled twice per kernel instead of once per pair of the step (32), and
+  // runs only for the pairs that pass, few past the first terms of a range.
+  static constexpr bool deferred = formula::dim == 1 && requires(typename K::acc_type& a, vec<T, 1> v) {
+    K::op::template may_enter<typename K::math>(a, v);
+  };
   static constexpr std::size_t exchange_bytes = std::size_t(block) * 2 * sizeof(typename K::acc_type);
   static constexpr std::size_t shared_bytes =
       layout_bytes(nt, kc) > exchange_bytes ? layout_bytes(nt, kc) : exchange_bytes;
@@ -595,20 +605,64 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
       avail = left < K::quarter_step ? int(left) : K::quarter_step;
     }
     const std::int64_t j0 = jb + t * q + st * K::quarter_step;
+    // The formula at the lane's pair (n, i) of the step (the deferred path's;
+    // the other spells it out, its code as it was: bench/sass/compare.sh).
+    [[maybe_unused]] const auto value = [&](const int n, const int i) KOPS_INLINE_LAMBDA {
+      const int h = i / 2, rr = n * 8 + 2 * t + (i & 1);
+      Part part;
+      [&]<int... S>(std::integer_sequence<int, S...>) {
+        ((part[S][0] = tc_term<typename Terms::template at<S>>(p[n][i], nx[h], ynorm[rr], clamp)), ...);
+      }(std::make_integer_sequence<int, NS>{});
+      if constexpr (K::red_dims > 0) ctx[h].red = narrow + rr * K::red_dims;
+      const parts_context<K, Part, K::iplan::slot0> c{ctx[h], part};  // the sums as Slot<slot0 + s>
+      return K::formula::eval(c);
+    };
+    if constexpr (K::deferred) {
+      // The k smallest (file comment): the step's values and which of them the
+      // k-min may take (Op::may_enter, against the accumulators before the
+      // step: a superset), then the insertions, out of the unrolled loop, in
+      // index order per row (ties keep index order, as accumulating pair by
+      // pair does).
+      T vals[2][2 * K::nt];
+      unsigned enter[2] = {0u, 0u};
 #pragma unroll
-    for (int n = 0; n < K::nt; ++n) {
+      for (int n = 0; n < K::nt; ++n) {
 #pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int h = i / 2, rr = n * 8 + 2 * t + (i & 1);
-        const int pos = 2 * n + (i & 1);  // tc_position<K>(rr, st) - st * S
-        if (!decltype(checked)::value || pos < avail) {
-          Part part;
-          [&]<int... S>(std::integer_sequence<int, S...>) {
-            ((part[S][0] = tc_term<typename Terms::template at<S>>(p[n][i], nx[h], ynorm[rr], clamp)), ...);
-          }(std::make_integer_sequence<int, NS>{});
-          if constexpr (K::red_dims > 0) ctx[h].red = narrow + rr * K::red_dims;
-          const parts_context<K, Part, K::iplan::slot0> c{ctx[h], part};  // the sums as Slot<slot0 + s>
-          Op::template accumulate<Math>(acc[h], K::formula::eval(c), Math::template index<T>(j0 + pos));
+        for (int i = 0; i < 4; ++i) {
+          const int h = i / 2, pos = 2 * n + (i & 1);
+          const auto v = value(n, i);
+          vals[h][pos] = v[0];
+          if ((!decltype(checked)::value || pos < avail) && Op::template may_enter<Math>(acc[h], v))
+            enter[h] |= 1u << pos;
+        }
+      }
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        for (unsigned m = enter[h]; m != 0u; m &= m - 1u) {
+          const int pos = __ffs(int(m)) - 1;
+          vec<T, 1> x;
+          x[0] = vals[h][0];
+#pragma unroll
+          for (int k = 1; k < 2 * K::nt; ++k) x[0] = pos == k ? vals[h][k] : x[0];
+          Op::template accumulate<Math>(acc[h], x, Math::template index<T>(j0 + pos));
+        }
+      }
+    } else {
+#pragma unroll
+      for (int n = 0; n < K::nt; ++n) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+          const int h = i / 2, rr = n * 8 + 2 * t + (i & 1);
+          const int pos = 2 * n + (i & 1);  // tc_position<K>(rr, st) - st * S
+          if (!decltype(checked)::value || pos < avail) {
+            Part part;
+            [&]<int... S>(std::integer_sequence<int, S...>) {
+              ((part[S][0] = tc_term<typename Terms::template at<S>>(p[n][i], nx[h], ynorm[rr], clamp)), ...);
+            }(std::make_integer_sequence<int, NS>{});
+            if constexpr (K::red_dims > 0) ctx[h].red = narrow + rr * K::red_dims;
+            const parts_context<K, Part, K::iplan::slot0> c{ctx[h], part};  // the sums as Slot<slot0 + s>
+            Op::template accumulate<Math>(acc[h], K::formula::eval(c), Math::template index<T>(j0 + pos));
+          }
         }
       }
     }

@@ -143,6 +143,19 @@ struct ksmallest_op {
       }
     }
   }
+  // Scalars: whether accumulate could insert x, a superset of its insertions
+  // that stays one as the accumulator fills (the last slots' values only
+  // decrease or become numbers): a backend may test a group of terms first and
+  // accumulate, in index order, only those that pass (the tensor-core kernel,
+  // backends/cuda/tensor_core.hpp, which so keeps the insertion out of its
+  // unrolled pair loop). Exactly the branch accumulate takes.
+  template <class Math, class V, class IV, int D>
+    requires(scalar<V>)
+  KOPS_HD KOPS_INLINE static bool may_enter(const acc<V, IV, D>& a, const vec<V, D>& x) {
+    bool m = false;
+    for (int d = 0; d < D; ++d) m = m | !(x[d] >= a.v[(K - 1) * D + d]);
+    return m;
+  }
   template <class Math, class V, class IV, int D>
   KOPS_HD KOPS_INLINE static void combine(acc<V, IV, D>& a, const acc<V, IV, D>& b) {
     for (int k = 0; k < K; ++k)
