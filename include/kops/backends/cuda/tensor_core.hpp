@@ -605,9 +605,8 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
       avail = left < K::quarter_step ? int(left) : K::quarter_step;
     }
     const std::int64_t j0 = jb + t * q + st * K::quarter_step;
-    // The formula at the lane's pair (n, i) of the step (the deferred path's;
-    // the other spells it out, its code as it was: bench/sass/compare.sh).
-    [[maybe_unused]] const auto value = [&](const int n, const int i) KOPS_INLINE_LAMBDA {
+    // The formula at the lane's pair (n, i) of the step.
+    const auto value = [&](const int n, const int i) KOPS_INLINE_LAMBDA {
       const int h = i / 2, rr = n * 8 + 2 * t + (i & 1);
       Part part;
       [&]<int... S>(std::integer_sequence<int, S...>) {
@@ -652,17 +651,9 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
       for (int n = 0; n < K::nt; ++n) {
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
-          const int h = i / 2, rr = n * 8 + 2 * t + (i & 1);
-          const int pos = 2 * n + (i & 1);  // tc_position<K>(rr, st) - st * S
-          if (!decltype(checked)::value || pos < avail) {
-            Part part;
-            [&]<int... S>(std::integer_sequence<int, S...>) {
-              ((part[S][0] = tc_term<typename Terms::template at<S>>(p[n][i], nx[h], ynorm[rr], clamp)), ...);
-            }(std::make_integer_sequence<int, NS>{});
-            if constexpr (K::red_dims > 0) ctx[h].red = narrow + rr * K::red_dims;
-            const parts_context<K, Part, K::iplan::slot0> c{ctx[h], part};  // the sums as Slot<slot0 + s>
-            Op::template accumulate<Math>(acc[h], K::formula::eval(c), Math::template index<T>(j0 + pos));
-          }
+          const int h = i / 2, pos = 2 * n + (i & 1);  // pos: tc_position<K>(rr, st) - st * S
+          if (!decltype(checked)::value || pos < avail)
+            Op::template accumulate<Math>(acc[h], value(n, i), Math::template index<T>(j0 + pos));
         }
       }
     }
