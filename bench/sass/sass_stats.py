@@ -118,6 +118,7 @@ CASE_LABEL = {
     "gauss1024": "Gaussian sum, D=1024",
     "attention64": "attention: sumsoftmaxweight of g<q,k>, values v, D=64",
     "gauss_grad784": "Gaussian sum gradient w.r.t. x, D=784",
+    "dotexp64": "exponential dot-product sum, D=64",
 }
 CASE_ORDER = list(CASE_LABEL)
 # A tuned variant of a case (cases.sh's variant_cases, backends/cuda/

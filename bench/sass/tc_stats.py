@@ -104,17 +104,19 @@ def tc_row(stem, d):
     if tc is None:
         return f"| {stem} | no tensor-core kernel | | | | | | | |"
     name, ins = tc
-    dm = re.search(r"(?:gauss|argkmin8_d)(\d+)", stem)
+    dm = re.search(r"(?:gauss|argkmin8_d|dotexp)(\d+)", stem)
     D = int(dm.group(1))
     half = "half" in stem or "bf16" in stem
     kstep = 16 if half else 8
     ksteps = -(-D // kstep)
     dpad = ksteps * kstep
-    # NT and the chunk as tensor_core.hpp's tc_traits picks them (precision fast: one part)
-    red_dims = 1 if stem.startswith("gauss") else 0
+    # NT and the chunk as tensor_core.hpp's tc_traits picks them (3xTF32, a
+    # float dot product under precision accurate: two parts of each operand)
+    parts = 2 if stem.endswith("_accurate") and not half else 1
+    red_dims = 0 if stem.startswith("argkmin") else 1  # b_j
     ld = (lambda kc: kc + 8) if half else (lambda kc: kc + 4)
-    op = 2 if half else 4
-    cache_rows = ksteps * 4 <= 64
+    op = (2 if half else 4) * parts
+    cache_rows = ksteps * 4 * parts <= 64
     layout = lambda n, kc: 8 * n * (red_dims + 1) * 4 + 8 * n * ld(kc) * op + (0 if cache_rows else 128 * ld(kc) * op)
     smallest = dpad if cache_rows else kstep
     nt = next((n for n in (8, 4, 2) if layout(n, smallest) <= 49152), 1)
@@ -182,18 +184,20 @@ def cuda_core_per_pair(stem, d=None):
     (bench/sass/run.sh's table, then DIR/cc/out.md, tensor_cores.sh's rows for
     what run.sh lacks; argkmin at D = 128 in half has no row: the float row,
     whose kernel evaluates in float too)."""
-    m = re.match(r"(gauss|argkmin8_d)(\d+)_(float|half)", stem)
+    m = re.match(r"(gauss|argkmin8_d|dotexp)(\d+)_(float|half)", stem)
     if not m or not RESULTS.exists():
         return None
     kind, D, T = m.groups()
-    label = f"Gaussian sum, D={D} " if kind == "gauss" else f"argkmin<8> of sqdist, D={D} "
+    prec = "accurate" if stem.endswith("_accurate") else "fast"
+    label = {"gauss": f"Gaussian sum, D={D} ", "dotexp": f"exponential dot-product sum, D={D} "}.get(
+        kind, f"argkmin<8> of sqdist, D={D} ")
     tables = [RESULTS.read_text()]
     if d is not None and (d / "cc" / "out.md").exists():
         tables.append((d / "cc" / "out.md").read_text())  # tensor_cores.sh's own CUDA-core rows
     for t in ([T, "float"] if T == "half" else [T]):
         for line in "\n".join(tables).splitlines():
             cells = [c.strip() for c in line.split("|")]
-            if len(cells) > 11 and cells[1] == label.strip() and cells[2] == "kops" and cells[3] == t and cells[4] == "fast":
+            if len(cells) > 11 and cells[1] == label.strip() and cells[2] == "kops" and cells[3] == t and cells[4] == prec:
                 return float(cells[10])
     return None
 

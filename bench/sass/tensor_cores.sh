@@ -4,10 +4,11 @@
 #
 #   bash bench/sass/tensor_cores.sh      (after bench/sass/run.sh made build/sass/venv)
 #
-# Compiles bench/sass's gauss.cu and argkmin.cu with -DSASS_TC (eval's default
+# Compiles bench/sass's gauss.cu, argkmin.cu and dotexp.cu with -DSASS_TC (eval's default
 # tensor_cores::automatic: the TU then holds both kernels, the tensor-core one
 # and the CUDA-core fallback for devices before sm_80) for sm_90, precision
-# fast, float and kops::half storage, D = 64, 128, 256, 1024, and reports per
+# fast (and accurate: dotexp's 3xTF32), float and kops::half storage, D = 64,
+# 128, 256, 1024, and reports per
 # tensor-core reduce kernel (tc_stats.py): registers, spills, HMMA per tile
 # step, and the instructions of one step of the kernel's walk split into the
 # MMA-and-formula part (straight-line code of the step loop, which the
@@ -25,6 +26,7 @@ mkdir -p "$out"
 nvcc=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
 export PATH="$root/build/sass/venv/lib/python3.11/site-packages/nvidia/cu13/bin:$PATH"
 command -v cuobjdump > /dev/null || { echo "tensor_cores.sh: cuobjdump not found: run bench/sass/run.sh first" >&2; exit 1; }
+# stem | source | defines (precision fast unless the stem ends in _accurate)
 cases=(
   "gauss64_float|gauss.cu|-DSASS_D=64 -DSASS_T=float"
   "gauss64_half|gauss.cu|-DSASS_D=64 -DSASS_T=kops::half"
@@ -33,28 +35,43 @@ cases=(
   "gauss1024_float|gauss.cu|-DSASS_D=1024 -DSASS_T=float"
   "argkmin8_d128_float|argkmin.cu|-DSASS_D=128 -DSASS_T=float"
   "argkmin8_d128_half|argkmin.cu|-DSASS_D=128 -DSASS_T=kops::half"
+  "dotexp64_float|dotexp.cu|-DSASS_D=64 -DSASS_T=float"
+  "dotexp64_float_accurate|dotexp.cu|-DSASS_D=64 -DSASS_T=float"
 )
+prec_of() { case $1 in *_accurate) echo accurate ;; *) echo fast ;; esac; }
 pids=()
 for c in "${cases[@]}"; do
   IFS='|' read -r stem src defs <<< "$c"
   # shellcheck disable=SC2086
-  ( "$nvcc" -cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr -Iinclude -DSASS_TC -DSASS_PREC=fast $defs \
+  ( "$nvcc" -cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr -Iinclude -DSASS_TC -DSASS_PREC="$(prec_of "$stem")" $defs \
       -Xptxas -v -o "$out/$stem.cubin" "bench/sass/$src" 2> "$out/$stem.ptxas.log" &&
     cuobjdump -sass "$out/$stem.cubin" > "$out/$stem.sass" ) &
   pids+=($!)
   if [ ${#pids[@]} -ge "${JOBS:-2}" ]; then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done
 wait
-# The CUDA-core kernel of the one case bench/sass/results.md has no row for
-# (run.sh's set has no D = 128 Gaussian): compiled with the tensor cores off,
-# its instructions per pair by sass_stats.py, into $out/cc/out.md.
+# The CUDA-core kernels of the cases bench/sass/results.md has no row for
+# (run.sh's set has no D = 128 Gaussian and no dot product): compiled with
+# the tensor cores off, their instructions per pair by sass_stats.py, into
+# $out/cc/out.md.
 mkdir -p "$out/cc"
-stem=kops_gauss128_half_fast
-printf '{"impl": "kops", "case": "gauss128", "dtype": "half", "precision": "fast", "source": "bench/sass/gauss.cu -DSASS_D=128"}\n' \
-  > "$out/cc/$stem.json"
-"$nvcc" -cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr -Iinclude -DSASS_T=kops::half -DSASS_PREC=fast \
-  -DSASS_D=128 -Xptxas -v -o "$out/cc/$stem.cubin" bench/sass/gauss.cu 2> "$out/cc/$stem.ptxas.log"
-cuobjdump -sass "$out/cc/$stem.cubin" > "$out/cc/$stem.sass"
-cuobjdump -res-usage "$out/cc/$stem.cubin" > "$out/cc/$stem.res"
+cc_cases=(
+  "gauss128|half|fast|gauss.cu|-DSASS_D=128"
+  "dotexp64|float|fast|dotexp.cu|-DSASS_D=64"
+  "dotexp64|float|accurate|dotexp.cu|-DSASS_D=64"
+)
+for c in "${cc_cases[@]}"; do
+  IFS='|' read -r case t p src defs <<< "$c"
+  ct=$t
+  [ "$t" = half ] && ct=kops::half
+  stem=kops_${case}_${t}_$p
+  printf '{"impl": "kops", "case": "%s", "dtype": "%s", "precision": "%s", "source": "bench/sass/%s %s"}\n' \
+    "$case" "$t" "$p" "$src" "$defs" > "$out/cc/$stem.json"
+  # shellcheck disable=SC2086
+  "$nvcc" -cubin -arch=sm_90 -O3 -std=c++20 --expt-relaxed-constexpr -Iinclude -DSASS_T="$ct" -DSASS_PREC="$p" \
+    $defs -Xptxas -v -o "$out/cc/$stem.cubin" "bench/sass/$src" 2> "$out/cc/$stem.ptxas.log"
+  cuobjdump -sass "$out/cc/$stem.cubin" > "$out/cc/$stem.sass"
+  cuobjdump -res-usage "$out/cc/$stem.cubin" > "$out/cc/$stem.res"
+done
 python3 bench/sass/sass_stats.py "$out/cc" --csv "$out/cc/out.csv" --md "$out/cc/out.md" > /dev/null
 python3 bench/sass/tc_stats.py "$out" "${cases[@]%%|*}"
