@@ -27,10 +27,13 @@ branches):
   insertions   registers only (no memory access, HMMA or barrier): the
                k-min's deferred insertion (tensor_core.hpp: tc_traits::deferred),
                one pass per pair that passes the step's threshold test. Not
-               counted in the step; reported apart, as instructions per entering
-               pair (the loop's size), so that per pair = step / pairs + f * that,
-               f the fraction of pairs that enter (small past a range's first
-               terms: about K ln(n) / n after n terms of random data).
+               counted in the step; reported apart, as instructions per
+               insertion (the loop's size). A warp runs the loop as often as
+               its busiest lane needs: per row half and step, the most of 32
+               lanes' counts among their 2 NT pairs; with each pair entering
+               with probability f, per pair = (step + 2 E[max] size) / pairs,
+               E[max] the expected maximum of 32 binomial(2 NT, f) counts (f
+               is about K ln(n) / n after n terms of random data).
   other loops  counted once (a static size).
 Straight-line code is counted once per pass, branches or not (as
 sass_stats.py counts the CUDA-core kernel's: there the k-min's insertion,

@@ -71,6 +71,20 @@ static_assert(!takes_tc<precision::fast, float>(kops::sum_reduction(kops::exp(-k
 // the four quarters' accumulators must fit 48 KiB: argkmin<10> (120 bytes each) stays on the CUDA cores
 static_assert(takes_tc<precision::fast, float>(kops::argkmin_reduction<8>(kops::sqdist(x<64>, y<64>), kops::axis_j)));
 static_assert(!takes_tc<precision::fast, float>(kops::argkmin_reduction<10>(kops::sqdist(x<64>, y<64>), kops::axis_j)));
+// The k smallest take the deferred insertion (tensor_core.hpp: tc_traits::deferred),
+// a row's 2 NT pairs of a step as bits of one word; sums do not.
+template <precision P, class T, class Red>
+constexpr bool deferred_tc(Red) {
+  using K = d::pass_traits_t<kops::detail::policy_of_t<P>, Red, T, typename Red::op::template out_t<kops::detail::compute_t<T>>>;
+  using TK = d::tc_traits<K, P>;
+  static_assert(2 * TK::nt <= 32);
+  return TK::deferred;
+}
+static_assert(deferred_tc<precision::fast, float>(kops::argkmin_reduction<8>(kops::sqdist(x<48>, y<48>), kops::axis_j)));
+static_assert(deferred_tc<precision::fast, kops::half>(kops::argkmin_reduction<4>(kops::sqdist(x<48>, y<48>), kops::axis_i)));
+static_assert(deferred_tc<precision::fast, float>(kops::kmin_reduction<3>(kops::sqdist(x<48>, y<48>), kops::axis_j)));
+static_assert(!deferred_tc<precision::fast, float>(kops::sum_reduction(kops::exp(-g * kops::sqdist(x<64>, y<64>)) * b, kops::axis_j)));
+static_assert(!deferred_tc<precision::fast, float>(kops::argmin_reduction(kops::sqdist(x<64>, y<64>), kops::axis_j)));
 // a 16-bit weighted form would round w y to 16 bits
 static_assert(!takes_tc<precision::fast, kops::half>(kops::min_reduction(kops::weighted_sqdist(kops::pm<2, 64>, x<64>, y<64>), kops::axis_j)));
 

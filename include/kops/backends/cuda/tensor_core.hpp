@@ -203,12 +203,12 @@ struct tc_traits : K {
   // form, from the arguments in fp32.
   static constexpr bool staged_norms = norms && !weighted;
   // The reduction's op can test a term before it accumulates it (Op::may_enter:
-  // the k smallest, reductions/detail/ksmallest.hpp), on a formula of
-  // dimension 1: a step tests its 4 NT pairs, then inserts those that pass
-  // one by one, out of the unrolled pair loop (tc_reduce). The insertion (K
-  // compare-and-select steps, about 100 instructions at K = 8) is then
-  // compiled twice per kernel instead of once per pair of the step (32), and
-  // runs only for the pairs that pass, few past the first terms of a range.
+  // the k smallest, reductions/detail/ksmallest.hpp), on a formula of dimension
+  // 1: a step tests its 4 NT pairs, then inserts those that pass one by one,
+  // out of the unrolled pair loop (tc_reduce). The insertion (K compare-and-
+  // select steps, ~100 instructions at K = 8) is compiled 4 times (2 row halves,
+  // checked and unchecked steps), not once per pair of each step kind (2 x 32);
+  // a warp runs it as often as its busiest lane needs (2 NT <= 16 bits a row).
   static constexpr bool deferred = formula::dim == 1 && requires(typename K::acc_type& a, vec<T, 1> v) {
     K::op::template may_enter<typename K::math>(a, v);
   };
@@ -617,8 +617,8 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
       return K::formula::eval(c);
     };
     if constexpr (K::deferred) {
-      // The k smallest (file comment): the step's values and which of them the
-      // k-min may take (Op::may_enter, against the accumulators before the
+      // The k smallest (tc_traits::deferred): the step's values and which ones
+      // the k-min may take (Op::may_enter, against the accumulators before the
       // step: a superset), then the insertions, out of the unrolled loop, in
       // index order per row (ties keep index order, as accumulating pair by
       // pair does).
