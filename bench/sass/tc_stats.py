@@ -205,13 +205,37 @@ def cuda_core_per_pair(stem, d=None):
     return None
 
 
+def expected_max(f, n, lanes=32):
+    """E[max] of `lanes` independent binomial(n, f) counts: how often a warp
+    runs the deferred insertion loop per row half and step."""
+    from math import comb
+    cdf = [sum(comb(n, k) * f ** k * (1 - f) ** (n - k) for k in range(m + 1)) for m in range(n + 1)]
+    return sum(1 - cdf[m] ** lanes for m in range(n))
+
+
 def main():
     d = Path(sys.argv[1])
     print("| case | registers / spills | NT | coordinates per chunk x chunks | instr per step (lane) |"
           " instr / pair | deferred insertion, instr per entering pair | CUDA-core instr / pair | ratio |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for stem in sys.argv[2:]:
-        print(tc_row(stem, d))
+    rows = [tc_row(stem, d) for stem in sys.argv[2:]]
+    for r in rows:
+        print(r)
+    # The rows with a deferred insertion: their ratio when each pair enters the
+    # k smallest with probability f (a warp pays its busiest lane's count).
+    fs = (0.0, 0.001, 0.01, 0.1, 0.2, 1.0)
+    deferred = [r for r in rows if r.count("|") > 8 and r.split("|")[7].strip() not in ("-", "")]
+    if deferred:
+        print()
+        print("| case, ratio at f = | " + " | ".join(str(f) for f in fs) + " |")
+        print("|---|" + "---|" * len(fs))
+        for r in deferred:
+            c = [x.strip() for x in r.split("|")]
+            nt, pair, ins, cc = int(c[3]), float(c[6]), float(c[7]), c[8]
+            if cc in ("n/a", "None"):
+                continue
+            ratios = [float(cc) / (pair + 2 * expected_max(f, 2 * nt) * ins / (4 * nt)) for f in fs]
+            print(f"| {c[1]} | " + " | ".join(f"{x:.1f}x" for x in ratios) + " |")
 
 
 if __name__ == "__main__":
