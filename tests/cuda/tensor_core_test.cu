@@ -149,18 +149,30 @@ const scheme_case schemes[] = {{scheme::gpu_1d, 0}, {scheme::gpu_2d, 37}, {schem
 #endif
 
 // min_j |x_i - y_j|^2 on the tensor cores: each output within the bound of the
-// exact minimum, in TF32 (fast) and from 16-bit data; sizes with tails.
+// exact minimum, in TF32 (fast) and from 16-bit data; sizes with tails. The
+// arguments start `offset` elements into their arrays (1: not aligned for the
+// staging's vector loads, which then reads element by element).
 template <class T, int D>
-void check_min_sqdist(double mean, std::int64_t M, std::int64_t N) {
+void check_min_sqdist(double mean, std::int64_t M, std::int64_t N, int offset = 0) {
   const auto red = kops::min_reduction(kops::sqdist(x<D>, y<D>), kops::axis_j);
   static_assert(takes_tc<precision::fast, T>(red));
   cloud c = make_cloud(M, N, D, mean, 101);
-  const auto xs = cast<T>(c.x), ys = cast<T>(c.y);
-  const auto xd = widen(xs), yd = widen(ys);  // the data as stored
+  c.x.insert(c.x.begin(), std::size_t(offset), 0.0);
+  c.y.insert(c.y.begin(), std::size_t(offset), 0.0);
+  const auto xs_all = cast<T>(c.x), ys_all = cast<T>(c.y);
+  const T* xs = xs_all.data() + offset;
+  const T* ys = ys_all.data() + offset;
+  const auto xd = widen(std::vector<T>(xs, xs + M * D)), yd = widen(std::vector<T>(ys, ys + N * D));  // as stored
   const double u_op = std::is_same_v<T, float> ? u_tf32 : 0.0;
+  // on device arrays: eval_host's copies would be aligned
+  const kops_test::device_copy<T> dx(xs_all), dy(ys_all);
   for (const auto& sc : schemes) {
-    std::vector<float> out(std::size_t(M), -1.0f);
-    run<precision::fast>(red, M, N, out.data(), sc.s, sc.chunk, xs.data(), ys.data());
+    kops::cuda::options o;
+    o.scheme = sc.s;
+    o.gpu_2d_chunk = sc.chunk;
+    const kops_test::device_copy<float> dout(std::vector<float>(std::size_t(M), -1.0f));
+    kops::cuda::eval<precision::fast>(red, M, N, dout.p, dx.p + offset, dy.p + offset, o);
+    const std::vector<float> out = dout.to_host();
     for (std::int64_t i = 0; i < M; ++i) {
       double best = std::numeric_limits<double>::infinity(), bound = 0;
       for (std::int64_t j = 0; j < N; ++j) {
@@ -171,7 +183,7 @@ void check_min_sqdist(double mean, std::int64_t M, std::int64_t N) {
         bound = std::max(bound, bj);  // the bound at whichever pair attains the computed minimum
       }
       INFO("T " << (std::is_same_v<T, float> ? "float" : "16-bit") << " D " << D << " mean " << mean << " row " << i
-                << " scheme " << int(sc.s) << " chunk " << sc.chunk);
+                << " scheme " << int(sc.s) << " chunk " << sc.chunk << " offset " << offset);
       REQUIRE(out[i] >= 0.0f);
       REQUIRE(std::abs(double(out[i]) - best) <= bound);
     }
@@ -189,6 +201,16 @@ TEST_CASE("tensor cores: min of sqdist within the stated bound, tails of rows, i
   check_min_sqdist<float, 200>(0.0, 40, 90);
   check_min_sqdist<float, 129>(0.0, 130, 70);  // D odd: scalar staging; two row blocks
   check_min_sqdist<kops::half, 300>(0.0, 20, 50);
+}
+
+// Arguments that do not start on a 16-byte boundary: the staging (tc_copy)
+// reads them element by element, for the reduced axis's tile and, with rows in
+// chunks, for the block's rows; the result is the aligned call's.
+TEST_CASE("tensor cores: arguments not aligned for vector loads", "[tensor_cores]") {
+  check_min_sqdist<float, 64>(0.0, 40, 70, 1);
+  check_min_sqdist<kops::half, 64>(0.0, 40, 70, 1);
+  check_min_sqdist<float, 200>(0.0, 40, 90, 3);
+  check_min_sqdist<kops::half, 96>(0.0, 33, 50, 2);  // D a multiple of 8 halves, the pointer 4 bytes off
 }
 
 

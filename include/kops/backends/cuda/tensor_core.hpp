@@ -32,7 +32,7 @@
 //     for each chunk of kc coordinates (one chunk, the whole D, when the rows'
 //     fragments fit in registers: tc_traits::cache_rows):
 //       __syncthreads; the block stages the chunk of the tile's operand rows
-//       (y, or w y) in shared memory ([TJ][ldb], converted once: TF32 bits or
+//       (y, or w y) in shared memory ([TJ][ldo], converted once: TF32 bits or
 //       16-bit values; zero past D and past the quarter's end), and of its own
 //       128 rows' when not cached; with the first chunk the outer formula's
 //       narrow reduced-axis variables (and the weighted norms); __syncthreads
@@ -60,6 +60,47 @@
 #include <kops/lowering/inner_products.hpp>
 
 namespace kops::cuda::detail {
+
+// V elements of type E, aligned as one vector load or store.
+template <class E, int V>
+struct alignas(V * sizeof(E)) tc_vector {
+  E v[V];
+};
+
+// The staged operand rows (shared memory) in fragment order. A k-step of an
+// MMA reads 8 words of a row -- 8 TF32 coordinates, or 8 pairs of 16-bit ones
+// -- and lane t of a quad words t and t + 4 (mma_layout's tf32 and h16 A and
+// B fragments). A row keeps each k-step's words in the order 0 4 1 5 2 6 3 7,
+// and for 3xTF32 its big and small parts interleaved (0 4 0' 4' 1 5 1' 5' ...),
+// so that a lane's fragment of a row is one 64-bit shared load (128-bit with
+// the small parts). Word w (of the chunk; part 1: the small part) of a row:
+KOPS_HD constexpr int tc_slot(int w, int part, bool split) {
+  const int x = w % 8, base = (w / 8) * (split ? 16 : 8);
+  return base + (split ? 4 * (x % 4) + 2 * part + x / 4 : 2 * (x % 4) + x / 4);
+}
+// The row stride, in words, for `words` words of a chunk: 8 past a multiple of
+// 16 (64-bit loads: each half-warp's 16 lanes, 4 rows g and t = 0..3, cover the
+// 32 banks), 16 past a multiple of 32 for 3xTF32 (128-bit loads, in quarters
+// of 8 lanes: 2 rows).
+constexpr int tc_row_words(int words, bool split) {
+  const int w = words * (split ? 2 : 1);
+  return split ? (w % 32 == 0 ? w + 16 : w) : (w % 16 == 0 ? w + 8 : w);
+}
+// Whether a warp's fragment load from rows ldw words apart (lane l: row l / 4,
+// words 2 (4) (l % 4) onwards) keeps each phase on distinct banks.
+constexpr bool tc_conflict_free(int ldw, bool split) {
+  const int width = split ? 4 : 2, lanes = split ? 8 : 16;
+  for (int phase = 0; phase < 32 / lanes; ++phase) {
+    unsigned used = 0;
+    for (int l = phase * lanes; l < (phase + 1) * lanes; ++l)
+      for (int b = 0; b < width; ++b) {
+        const unsigned bank = 1u << ((l / 4 * ldw + width * (l % 4) + b) % 32);
+        if (used & bank) return false;
+        used |= bank;
+      }
+  }
+  return true;
+}
 
 // Whether, and how, the tensor-core kernel takes the pass of K under precision P (file comment).
 template <class K, precision P>
@@ -89,15 +130,14 @@ struct tc_choice {
     return ((Term::kind != kops::detail::inner_kind::dot) || ...);
   }
   // The smallest layout of tc_traits fits the 48 KiB of shared memory: 8
-  // indices (their narrow variables and norms), one k-step of their operands
-  // and of the block's 128 rows'.
+  // indices (their narrow variables and norms), one k-step (8 words) of their
+  // operands and of the block's 128 rows'.
   template <int D>
   static constexpr bool fits() {
-    constexpr bool h16 = arith == mma_arith::f16 || arith == mma_arith::bf16;
-    constexpr std::size_t ld = h16 ? 16 + 8 : 8 + 4, op = h16 ? 2 : 4, parts = arith == mma_arith::tf32x3 ? 2 : 1;
+    constexpr std::size_t ld = std::size_t(tc_row_words(8, arith == mma_arith::tf32x3));
     using Sig = layout_signature_t<typename Red::signature, typename plan::outer>;
     constexpr int red_dims = kops::detail::row_dims<Sig, Red::red_cat>();
-    return 8 * (std::size_t(red_dims) + 1) * sizeof(T) + (8 + 128) * ld * op * parts <= K::max_shared_bytes;
+    return 8 * (std::size_t(red_dims) + 1) * sizeof(T) + (8 + 128) * ld * 4 <= K::max_shared_bytes;
   }
   static constexpr bool ok = [] {
     if constexpr (!std::is_same_v<T, float> || !(std::is_same_v<S, float> || half_storage || bf16_storage)) return false;
@@ -170,12 +210,13 @@ struct tc_traits : K {
   // the block stages its 128 rows' operands and its indices' in shared memory
   // (converted once), and the warps read both fragments from there.
   static constexpr bool cache_rows = ksteps * 4 * parts <= 64;
-  // A row stride 4 words past a multiple of 8 (TF32) or 8 halves past a
-  // multiple of 16: a fragment's 32 loads hit 32 banks.
-  static constexpr int stride(int kc) { return sizeof(operand) == 4 ? kc + 4 : kc + 8; }
+  // A staged row of kc coordinates, in 32-bit words (tc_row_words), and the
+  // place of coordinate c in it (tc_slot): the fragment order.
+  static constexpr int per_word = 4 / int(sizeof(operand));
+  static constexpr int row_words(int kc) { return tc_row_words(kc / per_word, split); }
   static constexpr std::size_t layout_bytes(int nt, int kc) {
-    const std::size_t tj = std::size_t(8 * nt), op = sizeof(operand) * parts, ld = std::size_t(stride(kc));
-    return tj * (std::size_t(red_dims) + 1) * sizeof(T) + tj * ld * op + (cache_rows ? 0 : block_rows * ld * op);
+    const std::size_t tj = std::size_t(8 * nt), rows = tj + (cache_rows ? 0 : block_rows);
+    return tj * (std::size_t(red_dims) + 1) * sizeof(T) + rows * std::size_t(row_words(kc)) * 4;
   }
   static constexpr int smallest_kc = cache_rows ? dpad : kstep;
   // MMA columns per step: 8 NT, NT the largest of 8, 4, 2, 1 whose layout fits.
@@ -193,7 +234,12 @@ struct tc_traits : K {
   }
   static constexpr int kc = cache_rows ? dpad : chunk_coords();
   static constexpr int chunks = (dpad + kc - 1) / kc;
-  static constexpr int ldb = stride(kc);
+  static constexpr int ldw = row_words(kc);        // the staged rows' stride, in words
+  static constexpr int ldo = ldw * per_word;        // the same, in operands
+  static_assert(tc_conflict_free(ldw, split), "kops: internal error, a staged row stride with bank conflicts");
+  // Operand element of coordinate c (of the chunk) in a staged row; part 1:
+  // 3xTF32's small part.
+  KOPS_HD static constexpr int slot(int c, int part) { return tc_slot(c / per_word, part, split) * per_word + c % per_word; }
   static_assert(layout_bytes(nt, kc) <= K::max_shared_bytes, "kops: internal error, tc_choice admitted a tile that does not fit");
   static constexpr int tile = 8 * nt;
   static_assert(tile <= block, "kops: internal error, a tile row per thread (the norms)");
@@ -301,56 +347,51 @@ __device__ KOPS_INLINE void tc_row_fragment(const typename K::args_type& a, std:
 }
 
 // P[n] += A (the step's fragments) times the tile's columns 8n .. 8n + 7, step s.
+// A lane's words t and t + 4 of k-step s of a staged row (tc_slot), with, for
+// 3xTF32, their small parts: one shared load.
+template <class K>
+__device__ KOPS_INLINE tc_vector<std::uint32_t, 2 * K::parts> tc_fragment_words(const typename K::operand* row, int s) {
+  const int t = int(threadIdx.x) % 4;
+  const auto* w = reinterpret_cast<const std::uint32_t*>(row) + s * 8 * K::parts + 2 * K::parts * t;
+  return *reinterpret_cast<const tc_vector<std::uint32_t, 2 * K::parts>*>(w);
+}
+
 // The A fragments of local k-step s of the staged chunk of the block's rows
-// (rows: [block_rows][ldb], 3xTF32's small parts after them), the warp's 16 rows.
+// (rows: [block_rows][ldo]), the warp's 16 rows: A(g, t), A(g + 8, t), A(g, t +
+// 4), A(g + 8, t + 4) in words (mma_layout's tf32_a, and h16_a's pairs).
 template <class K>
 __device__ KOPS_INLINE void tc_row_fragment_staged(const typename K::operand* rows, int s, std::uint32_t (&big)[4],
                                                    std::uint32_t (&small)[4]) {
-  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, g = lane / 4, t = lane % 4;
-  const typename K::operand* r = rows + (warp * 16 + g) * K::ldb + s * K::kstep;
-  if constexpr (K::arith == mma_arith::tf32 || K::arith == mma_arith::tf32x3) {
-    // A(g, t), A(g + 8, t), A(g, t + 4), A(g + 8, t + 4): mma_layout::tf32_a
-    big[0] = r[t], big[1] = r[8 * K::ldb + t], big[2] = r[t + 4], big[3] = r[8 * K::ldb + t + 4];
-    if constexpr (K::split) {
-      const std::uint32_t* q = r + K::block_rows * K::ldb;
-      small[0] = q[t], small[1] = q[8 * K::ldb + t], small[2] = q[t + 4], small[3] = q[8 * K::ldb + t + 4];
-    }
-  } else {
-    // (A(g, 2t), A(g, 2t + 1)), the same at row g + 8, then both at column + 8: mma_layout::h16_a
-    const auto word = [&](int at) { return *reinterpret_cast<const std::uint32_t*>(r + at); };
-    big[0] = word(2 * t), big[1] = word(8 * K::ldb + 2 * t), big[2] = word(2 * t + 8), big[3] = word(8 * K::ldb + 2 * t + 8);
-  }
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32, g = lane / 4;
+  const typename K::operand* r = rows + (warp * 16 + g) * K::ldo;
+  const auto lo = tc_fragment_words<K>(r, s), hi = tc_fragment_words<K>(r + 8 * K::ldo, s);
+  big[0] = lo.v[0], big[1] = hi.v[0], big[2] = lo.v[1], big[3] = hi.v[1];
+  if constexpr (K::split) small[0] = lo.v[2], small[1] = hi.v[2], small[2] = lo.v[3], small[3] = hi.v[3];
 }
 
-// (ops: the staged tile, TF32 bits or 16-bit pairs; for 3xTF32 the small parts
-// follow at ops + tile * ldb.) A lane's B fragment is two 32-bit shared loads:
-// B(k, n) = tile row n, column k; a 16-bit register holds columns 2t, 2t + 1
-// of one row, adjacent in the tile.
+// (ops: the staged tile, TF32 bits or 16-bit pairs in fragment order.) A
+// lane's B fragment, B(k, n) = tile row n, column k, is one shared load
+// (tc_fragment_words): words t and t + 4 of the k-step (mma_layout's tf32_b,
+// h16_b's pairs), and for 3xTF32 their small parts.
 template <class K>
 __device__ KOPS_INLINE void tc_multiply(float (&p)[K::nt][4], const std::uint32_t (&big)[4],
                                         const std::uint32_t (&small)[4], const typename K::operand* ops, int s) {
-  const int lane = int(threadIdx.x) % 32, g = lane / 4, t = lane % 4;
-  const int k0 = s * K::kstep;
+  const int g = (int(threadIdx.x) % 32) / 4;
 #pragma unroll
   for (int n = 0; n < K::nt; ++n) {
-    const typename K::operand* b = ops + (n * 8 + g) * K::ldb + k0;
-    std::uint32_t fb[2];
+    const auto w = tc_fragment_words<K>(ops + (n * 8 + g) * K::ldo, s);
+    const std::uint32_t fb[2] = {w.v[0], w.v[1]};
     if constexpr (K::arith == mma_arith::tf32 || K::arith == mma_arith::tf32x3) {
-      fb[0] = b[t];  // B(t, g), B(t + 4, g): mma_layout::tf32_b
-      fb[1] = b[t + 4];
       if constexpr (K::split) {
-        const std::uint32_t* bs = b + K::tile * K::ldb;
-        const std::uint32_t sb[2] = {bs[t], bs[t + 4]};
+        const std::uint32_t sb[2] = {w.v[2], w.v[3]};
         mma_tf32_m16n8k8(p[n], big, sb, p[n]);  // the small products first
         mma_tf32_m16n8k8(p[n], small, fb, p[n]);
       }
       mma_tf32_m16n8k8(p[n], big, fb, p[n]);
+    } else if constexpr (K::arith == mma_arith::f16) {
+      mma_f16_m16n8k16(p[n], big, fb, p[n]);
     } else {
-      // B(2t, g), B(2t + 1, g) and the same 8 columns on: mma_layout::h16_b
-      fb[0] = *reinterpret_cast<const std::uint32_t*>(b + 2 * t);
-      fb[1] = *reinterpret_cast<const std::uint32_t*>(b + 2 * t + 8);
-      if constexpr (K::arith == mma_arith::f16) mma_f16_m16n8k16(p[n], big, fb, p[n]);
-      else mma_bf16_m16n8k16(p[n], big, fb, p[n]);
+      mma_bf16_m16n8k16(p[n], big, fb, p[n]);
     }
   }
 }
@@ -368,56 +409,60 @@ KOPS_HD KOPS_INLINE std::int64_t tc_quarter_length(std::int64_t length, std::int
   return rest < 0 ? 0 : rest < q ? rest : q;
 }
 
-// V elements of type E, aligned as one vector load or store.
-template <class E, int V>
-struct alignas(V * sizeof(E)) tc_vector {
-  E v[V];
-};
-
 // The block copies columns [k0, k0 + kc) of `count` operand rows of argument I
-// into dst (row stride ldb; 3xTF32's small parts at dst + count * ldb),
-// converted as the MMA reads them (TF32 bits, rounded once here, or the 16-bit
-// values), zero past D and for the rows `source` marks absent. source(r) gives
+// into dst (row stride ldo, in fragment order: tc_slot), converted as the MMA
+// reads them (TF32 bits, rounded once here, with 3xTF32's small parts, or the
+// 16-bit values), zero past D and for the rows `source` marks absent. source(r) gives
 // the argument row of dst row r, or -1. Weighted: the operand is w_k v_k.
 template <class K, int I, bool Weighted, int Count, class Source>
 __device__ KOPS_INLINE void tc_copy(typename K::operand* dst, const typename K::args_type& a, int k0, Source source) {
   using O = typename K::operand;
   using S = typename K::storage_type;
   constexpr int D = K::dim;
-  // V coordinates per element of the walk: one vector load and store of 4 when
-  // D allows, so that the index arithmetic is paid once per 4 coordinates.
-  constexpr int V = D % 4 == 0 ? 4 : 1, per_row = K::kc / V, total = Count * per_row;
+  // An element of the walk is one k-step of one row: E coordinates, 8 words,
+  // read with vector loads of V coordinates (16 or 8 bytes) when D allows, and
+  // written, reordered in registers, with 16-byte stores.
+  constexpr int E = 8 * K::per_word, V16 = 16 / int(sizeof(S));
+  constexpr int V = D % V16 == 0 ? V16 : D % (V16 / 2) == 0 ? V16 / 2 : 1;
+  constexpr int per_row = K::kc / E, total = Count * per_row;
   const auto one = [&](int e, auto vector) {
-    const int r = e / per_row, c = (e - r * per_row) * V, k = k0 + c;
-    const std::int64_t row = source(r);
-    const bool in = k < D && row >= 0;
-    const std::int64_t at = row * D + k;
-    if constexpr (sizeof(O) == 2) {
-      tc_vector<O, V> v{};
-      if (in) {
-        if constexpr (decltype(vector)::value) v = *reinterpret_cast<const tc_vector<O, V>*>(a.p[I] + at);
-        else
+    const int r = e / per_row, s = e - r * per_row, k = k0 + s * E;
+    const std::int64_t row = source(r), at = row * D + k;
+    // The k-step's coordinates: 16-bit bits as stored, or floats.
+    using X = std::conditional_t<sizeof(O) == 2, O, float>;
+    X x[E];
 #pragma unroll
-          for (int u = 0; u < V; ++u) v.v[u] = tc_element<K, I>(a, at + u);
-      }
-      *reinterpret_cast<tc_vector<O, V>*>(dst + r * K::ldb + c) = v;
-    } else {
-      tc_vector<float, V> v{};
-      if (in) {
-        if constexpr (decltype(vector)::value && std::is_same_v<S, float>)
-          v = *reinterpret_cast<const tc_vector<float, V>*>(a.p[I] + at);
-        else
+    for (int u = 0; u < E; u += V) {
+      tc_vector<X, V> v{};
+      if (row >= 0 && k + u < D) {  // (D a multiple of V: the whole vector or none of it)
+        if constexpr (decltype(vector)::value && V > 1) {
+          v = *reinterpret_cast<const tc_vector<X, V>*>(a.p[I] + at + u);
+        } else {
 #pragma unroll
-          for (int u = 0; u < V; ++u) v.v[u] = tc_element<K, I>(a, at + u);
+          for (int m = 0; m < V; ++m) v.v[m] = tc_element<K, I>(a, at + u + m);
+        }
         if constexpr (Weighted)
 #pragma unroll
-          for (int u = 0; u < V; ++u) v.v[u] *= tc_weight<K>(a, k + u);
+          for (int m = 0; m < V; ++m) v.v[m] *= tc_weight<K>(a, k + u + m);
       }
-      tc_vector<std::uint32_t, V> big, small;
 #pragma unroll
-      for (int u = 0; u < V; ++u) tf32_parts<K::split>(v.v[u], big.v[u], small.v[u]);
-      *reinterpret_cast<tc_vector<std::uint32_t, V>*>(dst + r * K::ldb + c) = big;
-      if constexpr (K::split) *reinterpret_cast<tc_vector<std::uint32_t, V>*>(dst + (Count + r) * K::ldb + c) = small;
+      for (int m = 0; m < V; ++m) x[u + m] = v.v[m];
+    }
+    // The k-step's 8 words (and 3xTF32's small parts), in the order tc_slot gives.
+    std::uint32_t w[8];
+    [[maybe_unused]] std::uint32_t sm[8];
+#pragma unroll
+    for (int q = 0; q < 8; ++q) {
+      if constexpr (sizeof(O) == 2) w[q] = std::uint32_t(x[2 * q]) | std::uint32_t(x[2 * q + 1]) << 16;
+      else tf32_parts<K::split>(x[q], w[q], sm[q]);
+    }
+    auto* out = reinterpret_cast<tc_vector<std::uint32_t, 4>*>(dst + r * K::ldo) + s * 2 * K::parts;
+    if constexpr (K::split) {
+#pragma unroll
+      for (int q = 0; q < 4; ++q) out[q] = {{w[q], w[q + 4], sm[q], sm[q + 4]}};
+    } else {
+      out[0] = {{w[0], w[4], w[1], w[5]}};
+      out[1] = {{w[2], w[6], w[3], w[7]}};
     }
   };
   // The walk unrolled (its trip count is a compile-time constant, most often
@@ -474,7 +519,7 @@ struct tc_stage<K, type_list<Slots...>> {
     float s = 0;
 #pragma unroll 8
     for (int k = 0; k < K::kc; ++k) {
-      const float v = tc_value<K>(ops[rr * K::ldb + k]);
+      const float v = tc_value<K>(ops[rr * K::ldo + K::slot(k, 0)]);
       s += v * v;
     }
     return s;
@@ -554,7 +599,7 @@ __device__ KOPS_INLINE void tc_reduce(const typename K::args_type& a, const std:
   T* narrow = reinterpret_cast<T*>(shared);
   T* ynorm = narrow + K::tile * K::red_dims;
   auto* ops = reinterpret_cast<typename K::operand*>(ynorm + K::tile);
-  [[maybe_unused]] auto* rows_staged = ops + K::tile * K::ldb * K::parts;  // !K::cache_rows: the block's rows
+  [[maybe_unused]] auto* rows_staged = ops + K::tile * K::ldo;  // !K::cache_rows: the block's rows
   int unflushed = 0;  // steps since the last flush (tile_walk.hpp: flush_schedule)
   // One step of the walk (file comment). Checked: some of the lane's pairs may
   // be past its quarter's end (the last steps); the steps before, where every
