@@ -33,6 +33,14 @@
 #include <kops/backends/cuda/mma.hpp>
 #include <kops/config.hpp>
 
+// `#pragma unroll` for nvcc's device pass only: this file's functions are
+// also compiled for the host (KOPS_HD), where GCC would warn at the pragma.
+#if defined(__CUDA_ARCH__)
+#define KOPS_DEVICE_UNROLL _Pragma("unroll")
+#else
+#define KOPS_DEVICE_UNROLL
+#endif
+
 namespace kops::cuda::detail {
 
 enum class mma_arith { tf32, tf32x3, f16, bf16 };
@@ -87,7 +95,7 @@ template <mma_arith K, int D, class T>
 KOPS_HD KOPS_INLINE mma_rows<K, D> mma_load_rows(const T* a, int lda) {
   const int lane = int(threadIdx.x) % 32;
   mma_rows<K, D> r;
-#pragma unroll
+KOPS_DEVICE_UNROLL
   for (int s = 0; s < r.steps; ++s) {
     const int k0 = s * mma_step(K);
     if constexpr (K == mma_arith::tf32 || K == mma_arith::tf32x3) {
@@ -111,7 +119,7 @@ KOPS_HD KOPS_INLINE mma_rows<K, D> mma_load_rows(const T* a, int lda) {
 template <mma_arith K, int D, class T>
 KOPS_HD KOPS_INLINE void mma_dot_tile(const mma_rows<K, D>& r, const T* b, int ldb, float (&p)[4]) {
   const int lane = int(threadIdx.x) % 32;
-#pragma unroll
+KOPS_DEVICE_UNROLL
   for (int s = 0; s < r.steps; ++s) {
     const int k0 = s * mma_step(K);
     std::uint32_t fb[2] = {0, 0}, sb[2];
