@@ -12,11 +12,12 @@
 #      harness and KeOps's generated kernels, from .whl/keops-src), then THE
 #      SCOREBOARD: kops_peer --headline (kops::cuda::eval beside KeOps's own
 #      kernels on every formula of bench/sass/cases.sh, float and double; at most
-#      4 minutes, --deadline), its table and CSV written row by row to
+#      200 s, --deadline), its table and CSV written row by row to
 #      $OUT/scoreboard.md and $OUT/scoreboard.csv (build/gpu_check/ without OUT);
-#      then bench/peer/peers.py: the hardware limits (FP32 FMA, bf16 and TF32
-#      matmuls, D2D copy), PyTorch dense (Gaussian sum, cdist + topk, SDPA) and
-#      pykeops 2.3 end to end -> $OUT/peers.md, $OUT/peers.csv (these two: 4 minutes);
+#      then bench/peer/peers.py (at most 110 s): pykeops 2.3 end to end (numpy
+#      arrays in a process without torch, then torch tensors), the hardware
+#      limits (FP32 FMA, bf16 and TF32 matmuls, D2D copy) and PyTorch dense
+#      (Gaussian sum, cdist + topk, SDPA) -> $OUT/peers.md, $OUT/peers.csv;
 #      bench/peer/table.py's summary of both -> $OUT/summary.md
 #   4. `ctest -L gpu` (the real GPU tests), once step 2's build is done
 #   5. compute-sanitizer memcheck on kops_cuda_tests and on kops_peer (small
@@ -306,7 +307,7 @@ SAN_INITCHECK=${SAN_INITCHECK:-"[wide],[reductions]~[large],[hygiene],[solve]"}
 ORDER=(configure build peer_build scoreboard peers ctest memcheck peer_memcheck racecheck synccheck initcheck
        example example_direct bench graphs)
 DEFAULT_STEPS="configure build peer_build scoreboard peers ctest memcheck peer_memcheck racecheck synccheck initcheck"
-declare -A CAP=([configure]=90 [build]=300 [peer_build]=150 [scoreboard]=200 [peers]=90 [ctest]=120 [memcheck]=50
+declare -A CAP=([configure]=90 [build]=300 [peer_build]=150 [scoreboard]=200 [peers]=110 [ctest]=120 [memcheck]=50
                 [peer_memcheck]=40 [racecheck]=60 [synccheck]=40 [initcheck]=40 [example]=60
                 [example_direct]=40 [bench]=240 [graphs]=240)
 declare -A MINT=([configure]=0 [build]=0 [peer_build]=30 [scoreboard]=60 [peers]=20 [ctest]=20 [memcheck]=20

@@ -79,7 +79,10 @@ def main():
         ref = keops.get("nvrtc", keops.get("nvcc"))
         ratio = f"{ref / by_policy['fast']:.2f}" if ref and by_policy["fast"] else "-"
         peer = other.get((case, dtype, rows), {})
-        pk = peer.get("pykeops 2.3")
+        pk = peer.get("pykeops 2.3")  # torch tensors; else the numpy child's (host copies included)
+        pk_note = ""
+        if pk is None and "pykeops 2.3 (numpy)" in peer:
+            pk, pk_note = peer["pykeops 2.3 (numpy)"], " (numpy)"
         torch = min((v for k, v in peer.items() if k.startswith("torch")), default=None)
         frac = "-"
         m = model.get((case, dtype, "fast"))
@@ -90,7 +93,7 @@ def main():
         size = f"{rows}" if rows == cols else f"{rows} x {cols}"
         out.append(f"| {case}{' **FAIL**' if failed else ''} | {dtype} | {size} | {ms(float(best['median_s']))} "
                    f"({best['policy']}, {best['scheme']}) | {ms(by_policy['accurate'])} | {ms(by_policy['fast'])} | "
-                   f"{ms(keops.get('nvrtc'))} | {ms(keops.get('nvcc'))} | {ratio} | {ms(pk)} | {ms(torch)} | {frac} |")
+                   f"{ms(keops.get('nvrtc'))} | {ms(keops.get('nvcc'))} | {ratio} | {ms(pk)}{pk_note} | {ms(torch)} | {frac} |")
     limits = [r for r in peers if r["impl"] == "limit" and r["verdict"] == "ok"]
     if limits:
         out += ["", "Hardware rates measured in the same run (peers.py):", "",
