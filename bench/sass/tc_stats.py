@@ -117,10 +117,13 @@ def tc_row(stem, d):
     # float dot product under precision accurate: two parts of each operand)
     parts = 2 if stem.endswith("_accurate") and not half else 1
     red_dims = 0 if stem.startswith("argkmin") else 1  # b_j
-    ld = (lambda kc: kc + 8) if half else (lambda kc: kc + 4)
-    op = (2 if half else 4) * parts
     cache_rows = ksteps * 4 * parts <= 64
-    layout = lambda n, kc: 8 * n * (red_dims + 1) * 4 + 8 * n * ld(kc) * op + (0 if cache_rows else 128 * ld(kc) * op)
+
+    def ldw(kc):  # a staged row in words, both parts (tc_row_words: fragment order)
+        w = kc // (2 if half else 1) * parts
+        return (w + 16 if w % 32 == 0 else w) if parts == 2 else (w + 8 if w % 16 == 0 else w)
+
+    layout = lambda n, kc: 8 * n * (red_dims + 1) * 4 + (8 * n + (0 if cache_rows else 128)) * ldw(kc) * 4
     smallest = dpad if cache_rows else kstep
     nt = next((n for n in (8, 4, 2) if layout(n, smallest) <= 49152), 1)
     block, tile = 256, 8 * nt
