@@ -55,7 +55,11 @@
 # kops_peer against kops::cuda_emulated from .whl/keops-src and runs it (every
 # row must agree: the dry run), and compiles kops_peer for sm_90 with nvcc when
 # nvcc is here (GPU_CHECK_PREPARE_BUILD=0 leaves both out). Build folders:
-# build/gpu_check/prepare/{emulated,cuda}.
+# build/gpu_check/prepare/{emulated,cuda}. Last, where the CUDA toolkit is
+# here, pykeops 2.3's first GPU call as peers.py makes it, against a fake
+# driver (bench/peer/fake_libcuda.py: one sm_90 device): KeOps's JIT must
+# compile every case to a cubin (GPU_CHECK_PREPARE_JIT=0 leaves it out; log:
+# build/gpu_check/prepare/pykeops-jit.log).
 # On this workplace's device tool, carry it: run(command="bash tools/gpu_check.sh",
 # carry=[".whl"]).
 #
@@ -143,6 +147,32 @@ prepare_builds() {
   PATH="$(dirname "$nvcc"):$PATH" nice -n 19 cmake --build "$pb/cuda" -j "$jobs" --target kops_peer
   [ -x "$pb/cuda/tests/kops_peer" ] || { echo "[prepare] no $pb/cuda/tests/kops_peer" >&2; return 1; }
   echo "[prepare] kops_peer compiled for sm_90: $pb/cuda/tests/kops_peer"
+}
+
+# pykeops 2.3's first GPU call, as peers.py makes it on the GPU machine (its
+# environment, the numpy child), here against a fake driver that answers as one
+# sm_90 device (bench/peer/fake_libcuda.py): KeOps's JIT must build its host
+# modules and compile every case to a cubin, and stop at the module load.
+prepare_jit_check() {
+  local pj="$ROOT/build/gpu_check/prepare/pykeops-jit" venv="$ROOT/build/gpu_check/pykeops-jit-venv"
+  local cuda=${CUDA_HOME:-/usr/local/cuda}
+  if [ ! -f "$cuda/lib64/stubs/libcuda.so" ] || ! command -v gcc >/dev/null 2>&1 || ! command -v nm >/dev/null 2>&1; then
+    echo "[prepare] (pykeops JIT dry run left out: no $cuda/lib64/stubs/libcuda.so, gcc or nm here)"
+    return 0
+  fi
+  echo "[prepare] pykeops 2.3's first GPU call through KeOps's JIT, against a fake driver -> $pj.log"
+  [ -x "$venv/bin/python" ] || "$py" -m venv "$venv"
+  "$venv/bin/python" -m pip install -q numpy pybind11
+  rm -rf "$pj"
+  mkdir -p "$pj"
+  "$venv/bin/python" "$ROOT/bench/peer/fake_libcuda.py" "$pj/driver" --cuda "$cuda"
+  if ! CUDA_HOME="$cuda" "$venv/bin/python" "$ROOT/bench/peer/peers.py" --jit-check "$pj/driver" --wheels "$WHL" \
+         --work "$pj" >"$pj.log" 2>&1; then
+    tail -n 40 "$pj.log" >&2
+    echo "[prepare] pykeops's JIT did not get through (log: $pj.log)" >&2
+    return 1
+  fi
+  echo "[prepare] $(tail -n 1 "$pj.log")"
 }
 
 # ------------------------------------------------------------ --prepare ----
@@ -245,6 +275,7 @@ EOF
     echo "[prepare] keopscore 2.3 could not generate KeOps's sources: $(cat "$KEOPS_SRC/status.txt")" >&2; return 1
   fi
   if [ "${GPU_CHECK_PREPARE_BUILD:-1}" != 0 ]; then prepare_builds; fi
+  if [ "${GPU_CHECK_PREPARE_JIT:-1}" != 0 ]; then prepare_jit_check; fi
 
   # .whl must stay out of git (and travel only when carried).
   if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then

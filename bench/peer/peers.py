@@ -278,23 +278,32 @@ for name, f, red, d in cases:
 """
 
 
-def pykeops(rep, reps, wheels, work, deadline):
+def pykeops_env(wheels, work, extra=None):
+    """(environment for a pykeops child, None) with pykeops and keopscore 2.3
+    installed from the wheels under work, or (None, why not)."""
     wh = sorted(glob.glob(os.path.join(wheels, "pykeops-2.3-*.whl")) + glob.glob(os.path.join(wheels, "keopscore-2.3-*.whl")))
     if len(wh) != 2:
-        return rep.skip("pykeops", "pykeops 2.3", f"no pykeops/keopscore 2.3 wheels in {wheels} (tools/gpu_check.sh --prepare)")
+        return None, f"no pykeops/keopscore 2.3 wheels in {wheels} (tools/gpu_check.sh --prepare)"
     site = os.path.join(work, "pykeops-site")
-    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps", "--target", site] + wh,
-                       capture_output=True, text=True)
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-index", "--no-deps", "--upgrade",
+                        "--target", site] + wh, capture_output=True, text=True)
     if r.returncode != 0:
         print(r.stdout + r.stderr)
-        return rep.skip("pykeops", "pykeops 2.3", "pip install --target failed (log)")
+        return None, "pip install --target failed (log)"
     cuda = os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH") or "/usr/local/cuda"
     env = dict(os.environ, PYTHONPATH=site + os.pathsep + os.environ.get("PYTHONPATH", ""), PYKEOPS_VERBOSE="1",
                PYTHONUNBUFFERED="1", CUDA_HOME=cuda, CUDA_PATH=cuda,
                CPATH=os.path.join(cuda, "include", "cccl") + os.pathsep + os.environ.get("CPATH", ""),
                LIBRARY_PATH=os.pathsep.join([os.path.join(cuda, "lib64"), os.path.join(cuda, "lib64", "stubs"),
                                              os.environ.get("LIBRARY_PATH", "")]),
-               KEOPS_CACHE_FOLDER=os.path.join(work, f"keops-cache-{os.getpid()}"))
+               KEOPS_CACHE_FOLDER=os.path.join(work, f"keops-cache-{os.getpid()}"), **(extra or {}))
+    return env, None
+
+
+def pykeops(rep, reps, wheels, work, deadline):
+    env, why = pykeops_env(wheels, work)
+    if env is None:
+        return rep.skip("pykeops", "pykeops 2.3", why)
     # The numpy child first (it also builds KeOps's two host modules in the shared
     # cache folder), with at most half of the time left; then the torch child.
     rows = {}
@@ -316,6 +325,29 @@ def pykeops(rep, reps, wheels, work, deadline):
         if rows[mode] == 0:
             pykeops_post_mortem(child, env, code, env["KEOPS_CACHE_FOLDER"], deadline, tag)
             rep.skip("pykeops", impl, f"no row ({describe_exit(code)}): see the log (check_health, the failing compile)")
+
+
+def jit_check(wheels, work, fake_driver, limit):
+    """No GPU: the numpy child against bench/peer/fake_libcuda.py's driver in
+    fake_driver, with the environment the GPU run gives it. KeOps's JIT must
+    get through -- its host modules built, each case's source compiled to a
+    cubin by nvrtc -- and the call stop at the driver's module load. 0 when
+    every case left its cubin."""
+    ld = os.pathsep.join([os.path.abspath(fake_driver), os.environ.get("LD_LIBRARY_PATH", "")])
+    env, why = pykeops_env(wheels, work, {"LD_LIBRARY_PATH": ld})
+    if env is None:
+        print(f"peers.py --jit-check: {why}")
+        return 1
+    child = [sys.executable, "-X", "faulthandler", "-c", PYKEOPS_CHILD, "1", "numpy"]
+    code, out = run_logged(child, env, limit)
+    print(textwrap.indent(out, "  jit-check| "), flush=True)
+    cases = sum(1 for line in out.splitlines() if line.startswith("case "))
+    cubins = [f for _, _, files in os.walk(env["KEOPS_CACHE_FOLDER"]) for f in files if f.startswith("cubin_")]
+    stopped = out.count("cuModuleLoadDataEx")
+    ok = cases > 0 and len(cubins) == cases and code == 0
+    print(f"peers.py --jit-check: child {describe_exit(code)}; {len(cubins)} cubins for {cases} cases; "
+          f"{stopped} stops at cuModuleLoadDataEx (the fake driver's end): {'PASS' if ok else 'FAIL'}")
+    return 0 if ok else 1
 
 
 def run_logged(cmd, env, limit):
@@ -362,14 +394,20 @@ def pykeops_post_mortem(child, env, code, cache, deadline, tag="pykeops| "):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--csv", required=True)
-    ap.add_argument("--md", required=True)
+    ap.add_argument("--csv")
+    ap.add_argument("--md")
     ap.add_argument("--deadline", type=float, default=1e9)
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--wheels", default=os.path.join(os.path.dirname(__file__), "..", "..", ".whl"))
     ap.add_argument("--work", default="build/gpu_check")
     ap.add_argument("--skip", default="")
+    ap.add_argument("--jit-check", metavar="FAKE_DRIVER_DIR",
+                    help="no GPU: pykeops's JIT through bench/peer/fake_libcuda.py's driver in this folder (jit_check)")
     a = ap.parse_args()
+    if a.jit_check:
+        return jit_check(a.wheels, a.work, a.jit_check, min(a.deadline, 600))
+    if not (a.csv and a.md):
+        ap.error("--csv and --md are required (but for --jit-check)")
     deadline = time.time() + a.deadline
     skip = set(a.skip.split(","))
     try:
