@@ -4,8 +4,10 @@ pick instead of kops, and what the hardware allows, timed in the same command as
 kops_peer and written as rows of the same CSV layout.
 
 usage: peers.py --csv FILE --md FILE [--deadline S] [--wheels DIR] [--work DIR] [--skip GROUP,...]
+       peers.py --jit-check FAKE_DRIVER_DIR [--wheels DIR] [--work DIR]   (no GPU: jit_check below)
 
-Groups (in this order; --deadline stops starting new rows after S seconds):
+Groups (pykeops first, with at most 70 % of the --deadline; then limits and
+torch; --deadline stops starting new rows after S seconds):
   limits   the hardware's rates: an FP32 FMA-bound kernel (CuPy RawKernel, nvrtc),
            bf16 and TF32 matmuls through torch (tensor cores), a device-to-device
            copy (bandwidth, bytes read + written)
@@ -28,7 +30,8 @@ Groups (in this order; --deadline stops starting new rows after S seconds):
            through nvrtc, so the numpy child tells torch's presence from KeOps's JIT.)
 
 Sizes follow kops_peer's rule (rows = cols = max(32768, sqrt(1.2e11 / D))), so the
-kops and KeOps rows of scoreboard.csv are at the same sizes. Timings: CUDA events,
+kops and KeOps rows of scoreboard.csv are at the same sizes. Timings: CUDA events
+(the pykeops numpy child: wall time of each call, its host copies included),
 one warm-up call, median of --reps. Exit: 0; 77 when torch or a CUDA device is
 missing (nothing to measure: the dry run here); 1 on an error.
 """
@@ -305,8 +308,10 @@ def pykeops(rep, reps, wheels, work, deadline):
     if env is None:
         return rep.skip("pykeops", "pykeops 2.3", why)
     # The numpy child first (it also builds KeOps's two host modules in the shared
-    # cache folder), with at most half of the time left; then the torch child.
-    rows = {}
+    # cache folder), with at most half of the time left; then the torch child;
+    # then the post-mortems of those that gave no row (a debugger run may take
+    # minutes: it must not eat the torch child's time).
+    failed = []
     for mode, impl, policy in (("numpy", "pykeops 2.3 (numpy)", "numpy arrays, host copies in each call"),
                                ("torch", "pykeops 2.3", "torch tensors")):
         left = deadline - time.time()
@@ -315,16 +320,18 @@ def pykeops(rep, reps, wheels, work, deadline):
         tag = f"pykeops-{mode}| "
         print(textwrap.indent(out, "  " + tag), flush=True)
         print(f"  {tag}(child {describe_exit(code)})", flush=True)
-        rows[mode] = 0
+        rows = 0
         for line in out.splitlines():
             if line.startswith("ROW "):
                 name, n, first, ts = json.loads(line[4:])
                 rep.row(name, "float", impl, policy, n, n, first, ts, n * n / statistics.median(ts),
                         "pairs/s", f"first call {first:.2f} s (JIT)")
-                rows[mode] += 1
-        if rows[mode] == 0:
-            pykeops_post_mortem(child, env, code, env["KEOPS_CACHE_FOLDER"], deadline, tag)
+                rows += 1
+        if rows == 0:
             rep.skip("pykeops", impl, f"no row ({describe_exit(code)}): see the log (check_health, the failing compile)")
+            failed.append((child, code, tag))
+    for child, code, tag in failed:
+        pykeops_post_mortem(child, env, code, env["KEOPS_CACHE_FOLDER"], deadline, tag)
 
 
 def jit_check(wheels, work, fake_driver, limit):
@@ -421,10 +428,10 @@ def main():
     os.makedirs(a.work, exist_ok=True)
     p = torch.cuda.get_device_properties(0)
     rep = Report(a.csv, a.md, f"{p.name} (sm_{p.major}{p.minor}, {p.multi_processor_count} SMs), torch {torch.__version__}")
-    # pykeops first, with at most 60 % of the time: its rows are the ones no run
+    # pykeops first, with at most 70 % of the time: its rows are the ones no run
     # has produced yet (the first GPU run's pykeops child came last and ended
     # inside its first call, possibly at its time limit).
-    pk_deadline = time.time() + 0.6 * (deadline - time.time())
+    pk_deadline = time.time() + 0.7 * (deadline - time.time())
     for group, fn in (("pykeops", lambda: pykeops(rep, a.reps, a.wheels, a.work, pk_deadline)),
                       ("limits", lambda: limits(torch, rep, a.reps)),
                       ("torch", lambda: dense(torch, rep, a.reps, deadline))):

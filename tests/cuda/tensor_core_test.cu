@@ -153,7 +153,7 @@ const scheme_case schemes[] = {{scheme::gpu_1d, 0}, {scheme::gpu_2d, 37}, {schem
 // arguments start `offset` elements into their arrays (1: not aligned for the
 // staging's vector loads, which then reads element by element).
 template <class T, int D>
-void check_min_sqdist(double mean, std::int64_t M, std::int64_t N, int offset = 0) {
+std::vector<std::vector<float>> check_min_sqdist(double mean, std::int64_t M, std::int64_t N, int offset = 0) {
   const auto red = kops::min_reduction(kops::sqdist(x<D>, y<D>), kops::axis_j);
   static_assert(takes_tc<precision::fast, T>(red));
   cloud c = make_cloud(M, N, D, mean, 101);
@@ -166,6 +166,7 @@ void check_min_sqdist(double mean, std::int64_t M, std::int64_t N, int offset = 
   const double u_op = std::is_same_v<T, float> ? u_tf32 : 0.0;
   // on device arrays: eval_host's copies would be aligned
   const kops_test::device_copy<T> dx(xs_all), dy(ys_all);
+  std::vector<std::vector<float>> outs;  // per scheme
   for (const auto& sc : schemes) {
     kops::cuda::options o;
     o.scheme = sc.s;
@@ -187,12 +188,15 @@ void check_min_sqdist(double mean, std::int64_t M, std::int64_t N, int offset = 
       REQUIRE(out[i] >= 0.0f);
       REQUIRE(std::abs(double(out[i]) - best) <= bound);
     }
+    outs.push_back(out);
   }
+  return outs;
 }
 
 TEST_CASE("tensor cores: min of sqdist within the stated bound, tails of rows, indices and dims", "[tensor_cores]") {
   check_min_sqdist<float, 64>(0.0, 77, 203);
   check_min_sqdist<float, 37>(0.0, 16, 64);   // D not a multiple of 8; rows one warp exactly
+  check_min_sqdist<float, 34>(0.0, 20, 40);   // D = 2 mod 4: the staging's 8-byte loads
   check_min_sqdist<float, 40>(10.0, 65, 9);   // a mean far from the origin: the expansion cancels
   check_min_sqdist<kops::half, 64>(0.0, 33, 130);
   check_min_sqdist<kops::half, 50>(0.0, 17, 31);  // D not a multiple of 16
@@ -205,12 +209,15 @@ TEST_CASE("tensor cores: min of sqdist within the stated bound, tails of rows, i
 
 // Arguments that do not start on a 16-byte boundary: the staging (tc_copy)
 // reads them element by element, for the reduced axis's tile and, with rows in
-// chunks, for the block's rows; the result is the aligned call's.
+// chunks, for the block's rows; the result is the aligned call's, bit for bit
+// (the same staged values).
 TEST_CASE("tensor cores: arguments not aligned for vector loads", "[tensor_cores]") {
-  check_min_sqdist<float, 64>(0.0, 40, 70, 1);
-  check_min_sqdist<kops::half, 64>(0.0, 40, 70, 1);
-  check_min_sqdist<float, 200>(0.0, 40, 90, 3);
-  check_min_sqdist<kops::half, 96>(0.0, 33, 50, 2);  // D a multiple of 8 halves, the pointer 4 bytes off
+  REQUIRE(check_min_sqdist<float, 64>(0.0, 40, 70, 1) == check_min_sqdist<float, 64>(0.0, 40, 70));
+  REQUIRE(check_min_sqdist<kops::half, 64>(0.0, 40, 70, 1) == check_min_sqdist<kops::half, 64>(0.0, 40, 70));
+  REQUIRE(check_min_sqdist<float, 200>(0.0, 40, 90, 3) == check_min_sqdist<float, 200>(0.0, 40, 90));
+  // D a multiple of 8 halves, the pointer 4 bytes off; and rows staged in chunks
+  REQUIRE(check_min_sqdist<kops::half, 96>(0.0, 33, 50, 2) == check_min_sqdist<kops::half, 96>(0.0, 33, 50));
+  REQUIRE(check_min_sqdist<kops::half, 300>(0.0, 20, 50, 1) == check_min_sqdist<kops::half, 300>(0.0, 20, 50));
 }
 
 

@@ -202,7 +202,7 @@ struct tc_traits : K {
   static constexpr int block = 32 * warps;
   static constexpr int block_rows = 16 * warps;
   using operand = tc_operand_t<arith>;
-  static constexpr int parts = split ? 2 : 1;  // 3xTF32 keeps the small parts in a second array of each shape
+  static constexpr int parts = split ? 2 : 1;  // 3xTF32's small parts sit beside the big ones in a row (tc_slot)
   // The row operands' fragments stay in registers for the whole walk when they
   // take at most 64 of them (D <= 128 in TF32, 64 in 3xTF32, 256 in 16 bits);
   // then each step stages the whole (padded) D of its indices. Wider rows are
@@ -346,7 +346,6 @@ __device__ KOPS_INLINE void tc_row_fragment(const typename K::args_type& a, std:
   }
 }
 
-// P[n] += A (the step's fragments) times the tile's columns 8n .. 8n + 7, step s.
 // A lane's words t and t + 4 of k-step s of a staged row (tc_slot), with, for
 // 3xTF32, their small parts: one shared load.
 template <class K>
@@ -369,6 +368,7 @@ __device__ KOPS_INLINE void tc_row_fragment_staged(const typename K::operand* ro
   if constexpr (K::split) small[0] = lo.v[2], small[1] = hi.v[2], small[2] = lo.v[3], small[3] = hi.v[3];
 }
 
+// P[n] += A (the step's fragments) times the tile's columns 8n .. 8n + 7, step s.
 // (ops: the staged tile, TF32 bits or 16-bit pairs in fragment order.) A
 // lane's B fragment, B(k, n) = tile row n, column k, is one shared load
 // (tc_fragment_words): words t and t + 4 of the k-step (mma_layout's tf32_b,
