@@ -95,8 +95,9 @@ if [ -z "$only" ] || [ "$only" = asan ]; then
   kops_cache_summary "tools/sanitize.sh ASan+UBSan build"
   t=$SECONDS
   echo "[sanitize] ctest -L 'unit|gpu_emulated' (ASan+UBSan)"
-  # The emulator switches stacks with swapcontext and tells ASan of every
-  # switch; ASan still prints a one-line warning about swapcontext per process.
+  # The emulator tells ASan of every switch between fibers (its own switch on
+  # x86-64; glibc's swapcontext elsewhere, where ASan prints a one-line warning
+  # per process about it).
   export ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}"
   export UBSAN_OPTIONS="print_stacktrace=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}"
   set +e

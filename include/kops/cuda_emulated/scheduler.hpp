@@ -1,9 +1,20 @@
 // The block scheduler of kops::cuda_emulated: a CUDA thread block on CPU fibers.
 //
 //   grid (gx, gy, gz) of blocks, run one after another (x fastest) on the launching OS thread;
-//   each block: blockDim.x * y * z fibers (ucontext, one mmap'd stack each), run in
+//   each block: blockDim.x * y * z fibers (one mmap'd stack each), run in
 //   threadIdx order until each reaches __syncthreads or returns; the barrier opens
 //   when every thread of the block waits at it.
+//
+// A switch between fibers is a few instructions on x86-64 ELF (kops_emulated_switch
+// below: the callee-saved registers and the FP control words pushed, the stack
+// pointer swapped); elsewhere, or with KOPS_EMULATED_UCONTEXT defined, glibc's
+// swapcontext, which also saves the signal mask with a system call at every
+// switch (on 2026-11-28 that was 60-70 % of an emulated test's time). The
+// fibers outlive the OS thread that made them: a thread's runner hands them to
+// a process-wide pool when the thread ends, and the next thread's runner takes
+// them from there, so that a thread per device and call (eval_host across
+// devices) does not map and unmap stacks, or create ThreadSanitizer fiber
+// states, for every call.
 //
 // Why fibers rather than OS threads: a barrier is then ~blockDim context switches
 // in user space instead of blockDim futex wake-ups on two cores, and the run is
@@ -37,11 +48,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <type_traits>
 #include <vector>
 
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
 #include <kops/config.hpp>
@@ -51,6 +62,61 @@
 #endif
 #if defined(KOPS_EMULATED_ASAN)
 #include <sanitizer/common_interface_defs.h>
+#endif
+
+// The context switch. KOPS_EMULATED_ASM_SWITCH: kops_emulated_switch(save,
+// load) pushes rbp, rbx, r12-r15 and the MXCSR and x87 control words on the
+// current stack, stores the stack pointer in *save, loads `load` and pops the
+// same from there (the SysV ABI's callee-saved state; every other register is
+// the caller's to save around a call). A new fiber's stack is laid out as if
+// it had called kops_emulated_switch from kops_emulated_fiber_start, which
+// calls r12(rbx): its entry function on its argument. Both are weak, hidden
+// and in one COMDAT group, so that every translation unit may define them.
+#if !defined(KOPS_EMULATED_UCONTEXT) && defined(__x86_64__) && defined(__ELF__)
+#define KOPS_EMULATED_ASM_SWITCH 1
+__asm__(".pushsection .text.kops_emulated_switch,\"axG\",@progbits,kops_emulated_switch,comdat\n"
+        ".weak kops_emulated_switch\n"
+        ".hidden kops_emulated_switch\n"
+        ".type kops_emulated_switch,@function\n"
+        ".p2align 4\n"
+        "kops_emulated_switch:\n"
+        "  endbr64\n"
+        "  pushq %rbp\n"
+        "  pushq %rbx\n"
+        "  pushq %r12\n"
+        "  pushq %r13\n"
+        "  pushq %r14\n"
+        "  pushq %r15\n"
+        "  subq $8, %rsp\n"
+        "  stmxcsr (%rsp)\n"
+        "  fnstcw 4(%rsp)\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  ldmxcsr (%rsp)\n"
+        "  fldcw 4(%rsp)\n"
+        "  addq $8, %rsp\n"
+        "  popq %r15\n"
+        "  popq %r14\n"
+        "  popq %r13\n"
+        "  popq %r12\n"
+        "  popq %rbx\n"
+        "  popq %rbp\n"
+        "  ret\n"
+        ".size kops_emulated_switch, .-kops_emulated_switch\n"
+        ".weak kops_emulated_fiber_start\n"
+        ".hidden kops_emulated_fiber_start\n"
+        ".type kops_emulated_fiber_start,@function\n"
+        "kops_emulated_fiber_start:\n"
+        "  endbr64\n"
+        "  movq %rbx, %rdi\n"
+        "  callq *%r12\n"
+        "  ud2\n"
+        ".size kops_emulated_fiber_start, .-kops_emulated_fiber_start\n"
+        ".popsection\n");
+extern "C" void kops_emulated_switch(void** save, void* load);
+extern "C" void kops_emulated_fiber_start();
+#else
+#include <ucontext.h>
 #endif
 
 /// CUDA's uint3: a thread's or block's index.
@@ -82,11 +148,67 @@ namespace detail {
   std::abort();
 }
 
+// A saved execution context (a fiber's, or the scheduler's while a fiber
+// runs), and the switch from the running one to another.
+#if defined(KOPS_EMULATED_ASM_SWITCH)
+struct context {
+  void* sp = nullptr;  // the stack pointer kops_emulated_switch saved
+};
+inline void switch_context(context& save, const context& load) { kops_emulated_switch(&save.sp, load.sp); }
+// A context that starts fn(arg) on [stack, stack + bytes) at its first switch.
+inline void make_context(context& c, char* stack, std::size_t bytes, void (*fn)(void*), void* arg) {
+  // The stack's top is page-aligned. From it down: two zero words (a null
+  // return address for unwinders, and the alignment that leaves the stack
+  // 16-byte aligned at fn's call), kops_emulated_fiber_start as the return
+  // address, rbp = 0 (frame-pointer walks stop there), rbx = arg, r12 = fn,
+  // r13-r15, then the MXCSR and x87 control words of the thread that makes it.
+  auto* p = reinterpret_cast<std::uintptr_t*>(stack + bytes);
+  *--p = 0;
+  *--p = 0;
+  *--p = reinterpret_cast<std::uintptr_t>(&kops_emulated_fiber_start);
+  *--p = 0;                                         // rbp
+  *--p = reinterpret_cast<std::uintptr_t>(arg);     // rbx
+  *--p = reinterpret_cast<std::uintptr_t>(fn);      // r12
+  *--p = 0;                                         // r13
+  *--p = 0;                                         // r14
+  *--p = 0;                                         // r15
+  *--p = 0;
+  std::uint32_t mxcsr = 0;
+  std::uint16_t fpucw = 0;
+  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
+  __asm__ volatile("fnstcw %0" : "=m"(fpucw));
+  std::memcpy(reinterpret_cast<char*>(p), &mxcsr, 4);
+  std::memcpy(reinterpret_cast<char*>(p) + 4, &fpucw, 2);
+  c.sp = p;
+}
+#else
+struct context {
+  ucontext_t uc;
+};
+inline void switch_context(context& save, const context& load) { ::swapcontext(&save.uc, &load.uc); }
+// makecontext passes ints: fn and arg in halves.
+inline void ucontext_entry(unsigned flo, unsigned fhi, unsigned alo, unsigned ahi) {
+  const auto fn = reinterpret_cast<void (*)(void*)>((std::uintptr_t(fhi) << 32) | std::uintptr_t(flo));
+  fn(reinterpret_cast<void*>((std::uintptr_t(ahi) << 32) | std::uintptr_t(alo)));
+}
+inline void make_context(context& c, char* stack, std::size_t bytes, void (*fn)(void*), void* arg) {
+  ::getcontext(&c.uc);
+  c.uc.uc_stack.ss_sp = stack;
+  c.uc.uc_stack.ss_size = bytes;
+  c.uc.uc_link = nullptr;
+  const auto f = reinterpret_cast<std::uintptr_t>(fn), a = reinterpret_cast<std::uintptr_t>(arg);
+  ::makecontext(&c.uc, reinterpret_cast<void (*)()>(&ucontext_entry), 4, unsigned(f & 0xffffffffu),
+                unsigned(f >> 32), unsigned(a & 0xffffffffu), unsigned(a >> 32));
+}
+#endif
+
+struct block_runner;
+
 // One emulated CUDA thread.
 struct fiber {
   enum state_t { runnable, at_barrier, at_warp_barrier, exited };
 
-  ucontext_t ctx;
+  context ctx;
   void* map = nullptr;        // the mapping: one guard page, then the stack
   std::size_t map_bytes = 0;
   char* stack = nullptr;      // lowest usable stack address
@@ -96,6 +218,10 @@ struct fiber {
   state_t state = runnable;
   bool has_context = false;  // entry() is running on this stack (it never returns)
   bool block_start = true;   // the next resume is the first of a block
+  // The runner that resumed it last: the one to switch back to. Set at every
+  // resume, since a fiber may serve another OS thread's runner after its
+  // first (the pool, below).
+  block_runner* runner = nullptr;
   void* tsan = nullptr;       // ThreadSanitizer's context of this fiber
   void* asan_fake = nullptr;  // AddressSanitizer's fake stack while switched out
 
@@ -111,6 +237,7 @@ struct fiber {
 #if defined(KOPS_EMULATED_TSAN)
     tsan = __tsan_create_fiber(0);
 #endif
+    created().fetch_add(1, std::memory_order_relaxed);
   }
   ~fiber() {
 #if defined(KOPS_EMULATED_TSAN)
@@ -118,13 +245,43 @@ struct fiber {
 #endif
     ::munmap(map, map_bytes);
   }
+  // The fibers the process has made so far (the pool's test).
+  static std::atomic<long>& created() {
+    static std::atomic<long> n{0};
+    return n;
+  }
   fiber(const fiber&) = delete;
   fiber& operator=(const fiber&) = delete;
 };
 
+// The fibers of the OS threads that have ended, for the next threads' runners.
+// A fiber in it waits at the end of a block (in block_runner::leave), as
+// between two blocks of one thread.
+struct fiber_pool {
+  std::mutex lock;
+  std::vector<std::unique_ptr<fiber>> free;
+
+  static fiber_pool& get() {
+    static fiber_pool pool;
+    return pool;
+  }
+  KOPS_EMULATED_NO_TSAN std::unique_ptr<fiber> take() {
+    std::lock_guard<std::mutex> g(lock);
+    if (free.empty()) return nullptr;
+    std::unique_ptr<fiber> f = std::move(free.back());
+    free.pop_back();
+    return f;
+  }
+  KOPS_EMULATED_NO_TSAN void give(std::vector<std::unique_ptr<fiber>>& fibers) {
+    std::lock_guard<std::mutex> g(lock);
+    for (auto& f : fibers) free.push_back(std::move(f));
+    fibers.clear();
+  }
+};
+
 // Runs the blocks of the launches made on one OS thread.
 struct block_runner {
-  ucontext_t sched;
+  context sched;
   void* sched_tsan = nullptr;
   const void* sched_stack = nullptr;  // the scheduler's stack, for ASan
   std::size_t sched_stack_bytes = 0;
@@ -152,6 +309,12 @@ struct block_runner {
   std::atomic<unsigned> warp_sync[max_warps][2] = {};
   alignas(16) unsigned char warp_exchange[max_warps][32][lane_bytes];
 
+  block_runner() = default;
+  block_runner(const block_runner&) = delete;
+  block_runner& operator=(const block_runner&) = delete;
+  // The thread ends: its fibers go to the pool.
+  ~block_runner() { fiber_pool::get().give(fibers); }
+
   static std::size_t stack_bytes() {
     // 256 KiB per emulated thread by default (mapped lazily: untouched pages
     // cost nothing); KOPS_EMULATED_STACK_KIB overrides it.
@@ -170,24 +333,27 @@ struct block_runner {
   static block_runner& get() {
     block_runner*& r = tls();
     if (r == nullptr) {
+      // The pool first, so that it outlives every thread's runner.
+      (void)fiber_pool::get();
       static thread_local block_runner instance;
       r = &instance;
     }
     return *r;
   }
 
-  // Entry of every fiber: the pointer to the runner comes in two halves
-  // (makecontext passes ints). A fiber runs the kernel once per block it is
-  // given and never returns: after each run it waits, inside leave(), for the
-  // next block. (Restarting it with makecontext instead would abandon its
-  // frames, which ThreadSanitizer's per-fiber shadow call stack would count
-  // as never exited, overflowing after some thousands of blocks.)
-  static void entry(unsigned lo, unsigned hi) {
-    auto* r = reinterpret_cast<block_runner*>((std::uintptr_t(hi) << 32) | std::uintptr_t(lo));
+  // Entry of every fiber, on its own stack: runs the kernel once per block it
+  // is given and never returns: after each run it waits, inside leave(), for
+  // the next block, of this runner or (from the pool) of another thread's.
+  // (Restarting it with a fresh context instead would abandon its frames,
+  // which ThreadSanitizer's per-fiber shadow call stack would count as never
+  // exited, overflowing after some thousands of blocks.)
+  static void entry(void* arg) {
+    fiber* f = static_cast<fiber*>(arg);
 #if defined(KOPS_EMULATED_ASAN)
-    __sanitizer_finish_switch_fiber(nullptr, &r->sched_stack, &r->sched_stack_bytes);
+    __sanitizer_finish_switch_fiber(nullptr, &f->runner->sched_stack, &f->runner->sched_stack_bytes);
 #endif
     for (;;) {
+      block_runner* r = f->runner;
 #if defined(__cpp_exceptions)
       try {
         r->body(r->body_arg);
@@ -201,7 +367,9 @@ struct block_runner {
     }
   }
 
-  // From a fiber: back to the scheduler, in state `s`.
+  // From a fiber: back to the scheduler, in state `s`. The fiber may come
+  // back under another runner (an exited fiber handed to the pool), hence
+  // f->runner, not this, after the switch.
   KOPS_EMULATED_NO_TSAN void leave(fiber::state_t s) {
     fiber* f = current;
     f->state = s;
@@ -211,15 +379,16 @@ struct block_runner {
 #if defined(KOPS_EMULATED_ASAN)
     __sanitizer_start_switch_fiber(&f->asan_fake, sched_stack, sched_stack_bytes);
 #endif
-    ::swapcontext(&f->ctx, &sched);
+    switch_context(f->ctx, sched);
 #if defined(KOPS_EMULATED_ASAN)
-    __sanitizer_finish_switch_fiber(f->asan_fake, &sched_stack, &sched_stack_bytes);
+    __sanitizer_finish_switch_fiber(f->asan_fake, &f->runner->sched_stack, &f->runner->sched_stack_bytes);
 #endif
   }
 
   // From the scheduler: run fiber f until it waits at a barrier or returns.
   KOPS_EMULATED_NO_TSAN void resume(fiber* f) {
     current = f;
+    f->runner = this;
 #if defined(KOPS_EMULATED_TSAN)
     __tsan_switch_to_fiber(f->tsan, f->block_start ? 0u : unsigned(__tsan_switch_to_fiber_no_sync));
 #endif
@@ -227,7 +396,7 @@ struct block_runner {
 #if defined(KOPS_EMULATED_ASAN)
     __sanitizer_start_switch_fiber(&sched_fake, f->stack, f->stack_bytes);
 #endif
-    ::swapcontext(&sched, &f->ctx);
+    switch_context(sched, f->ctx);
 #if defined(KOPS_EMULATED_ASAN)
     __sanitizer_finish_switch_fiber(sched_fake, nullptr, nullptr);
 #endif
@@ -241,12 +410,7 @@ struct block_runner {
     f->block_start = true;
     if (f->has_context) return;
     f->has_context = true;
-    ::getcontext(&f->ctx);
-    f->ctx.uc_stack.ss_sp = f->stack;
-    f->ctx.uc_stack.ss_size = f->stack_bytes;
-    f->ctx.uc_link = nullptr;
-    const auto p = reinterpret_cast<std::uintptr_t>(this);
-    ::makecontext(&f->ctx, reinterpret_cast<void (*)()>(&entry), 2, unsigned(p & 0xffffffffu), unsigned(p >> 32));
+    make_context(f->ctx, f->stack, f->stack_bytes, &entry, f);
   }
 
   // Runs one block of `threads` fibers to completion.
@@ -254,7 +418,10 @@ struct block_runner {
 #if defined(KOPS_EMULATED_TSAN)
     if (sched_tsan == nullptr) sched_tsan = __tsan_get_current_fiber();
 #endif
-    while (fibers.size() < threads) fibers.push_back(std::make_unique<fiber>(stack_bytes()));
+    while (fibers.size() < threads) {
+      std::unique_ptr<fiber> f = fiber_pool::get().take();
+      fibers.push_back(f ? std::move(f) : std::make_unique<fiber>(stack_bytes()));
+    }
     unsigned t = 0;
     for (unsigned z = 0; z < block_dim.z; ++z)
       for (unsigned y = 0; y < block_dim.y; ++y)
