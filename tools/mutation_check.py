@@ -29,32 +29,32 @@ CUDA = "kops/backends/cuda/"
 # sanitizer build besides the plain one (None, "tsan" or "asan").
 MUTATIONS = [
     dict(id="barrier-1",
-         what="reduce_range: the first `__syncthreads()` of the tile loop removed (the one before the tile is "
+         what="the tile walk (tile_walk.hpp): the first `__syncthreads()` of the tile load removed (the one before the tile is "
               "overwritten)",
-         file=CUDA + "block_reduce.hpp",
+         file=CUDA + "tile_walk.hpp",
          old="__syncthreads();  // the previous tile has been used by every thread\n"
-             "      tile_loader<K>::load(tile, a.p, j0, len);",
+             "    tile_loader<K>::load(tile, a.p, j0, len);",
          new="/* mutation: first barrier removed */\n"
-             "      tile_loader<K>::load(tile, a.p, j0, len);",
+             "    tile_loader<K>::load(tile, a.p, j0, len);",
          san="tsan"),
     dict(id="barrier-2",
-         what="reduce_range: the second `__syncthreads()` of the tile loop removed (the one after the tile load)",
-         file=CUDA + "block_reduce.hpp",
-         old="tile_loader<K>::load(tile, a.p, j0, len);\n      __syncthreads();",
-         new="tile_loader<K>::load(tile, a.p, j0, len);\n      /* mutation: second barrier removed */",
+         what="the tile walk: the second `__syncthreads()` of the tile load removed (the one after the tile load)",
+         file=CUDA + "tile_walk.hpp",
+         old="tile_loader<K>::load(tile, a.p, j0, len);\n    __syncthreads();",
+         new="tile_loader<K>::load(tile, a.p, j0, len);\n    /* mutation: second barrier removed */",
          san="tsan"),
     dict(id="len+1",
-         what="reduce_range: a partial (last) tile one index too long: `len = je - j0 + 1`",
-         file=CUDA + "block_reduce.hpp",
-         old="const int len = je - j0 < K::tile ? int(je - j0) : K::tile;",
-         new="const int len = je - j0 < K::tile ? int(je - j0) + 1 : K::tile;",
+         what="the tile walk: a partial (last) tile one index too long: `len = je - j0 + 1`",
+         file=CUDA + "tile_walk.hpp",
+         old="len = je - j0 < K::tile ? int(je - j0) : K::tile;",
+         new="len = je - j0 < K::tile ? int(je - j0) + 1 : K::tile;",
          san=None),
     dict(id="len-1",
-         what="reduce_range: a full tile one index too short: `len = K::tile - 1` (the loop still steps by "
+         what="the tile walk: a full tile one index too short: `len = K::tile - 1` (the loop still steps by "
               "K::tile)",
-         file=CUDA + "block_reduce.hpp",
-         old="const int len = je - j0 < K::tile ? int(je - j0) : K::tile;",
-         new="const int len = je - j0 < K::tile ? int(je - j0) : K::tile - 1;",
+         file=CUDA + "tile_walk.hpp",
+         old="len = je - j0 < K::tile ? int(je - j0) : K::tile;",
+         new="len = je - j0 < K::tile ? int(je - j0) : K::tile - 1;",
          san=None),
     dict(id="loader-1",
          what="tile_loader: the load loop's bound one row short, `e < (len - 1) * D` (the tile's last row "
@@ -74,40 +74,38 @@ MUTATIONS = [
          what="GPU_2D combine kernel: the fold reads chunk `c - 1` instead of `c`, `scratch[(c - 1) * rows + "
               "row]`",
          file=CUDA + "gpu_2d.hpp",
-         old="K::op::template combine<M>(acc, scratch[c * rows + row]);",
-         new="K::op::template combine<M>(acc, scratch[(c - 1) * rows + row]);",
+         old="K::op::template combine<Math>(acc, scratch[c * rows + row]);",
+         new="K::op::template combine<Math>(acc, scratch[(c - 1) * rows + row]);",
          san=None),
     dict(id="order-fold",
          what="GPU_2D combine kernel: the per-group fold combines the later chunk first, `combine(later, "
               "acc)`",
          file=CUDA + "gpu_2d.hpp",
-         old="K::op::template combine<M>(acc, scratch[c * rows + row]);",
-         new="{ acc_type later = scratch[c * rows + row]; K::op::template combine<M>(later, acc); "
+         old="K::op::template combine<Math>(acc, scratch[c * rows + row]);",
+         new="{ acc_type later = scratch[c * rows + row]; K::op::template combine<Math>(later, acc); "
              "acc = later; }",
          san=None),
     dict(id="order-tree",
          what="GPU_2D combine kernel: the tree combines group g + s before group g, `combine(partial[t + "
               "s..], acc)`",
          file=CUDA + "gpu_2d.hpp",
-         old="K::op::template combine<M>(acc, partial[t + (s << row_shift)]);",
-         new="{ acc_type later = partial[t + (s << row_shift)]; K::op::template combine<M>(later, acc); "
+         old="K::op::template combine<Math>(acc, partial[t + (s << row_shift)]);",
+         new="{ acc_type later = partial[t + (s << row_shift)]; K::op::template combine<Math>(later, acc); "
              "acc = later; }",
          san=None),
     dict(id="shared-1",
          what="kernel_traits: `K::shared_bytes` one element (`sizeof(T)`) short (the tile loop's launches, "
               "GPU_1D and GPU_2D pass 1)",
          file=CUDA + "kernel_traits.hpp",
-         old="static constexpr std::size_t shared_bytes = std::size_t(tile) * red_dims * sizeof(T);",
-         new="static constexpr std::size_t shared_bytes_exact = std::size_t(tile) * red_dims * sizeof(T);\n"
-             "  static constexpr std::size_t shared_bytes = shared_bytes_exact ? shared_bytes_exact - sizeof(T) "
-             ": 0;  // mutation",
+         old="else return std::size_t(tile) * red_dims * sizeof(T);",
+         new="else return std::size_t(tile) * red_dims * sizeof(T) - (red_dims ? sizeof(T) : 0);  // mutation",
          san="asan"),
     dict(id="shared-combine-1",
          what="GPU_2D combine launch: its shared memory one accumulator short, `(threads - 1) * "
               "sizeof(acc_type)`",
-         file=CUDA + "gpu_2d.hpp",
-         old="const std::size_t shared = shape.groups > 1 ? threads * sizeof(acc_type) : 0;",
-         new="const std::size_t shared = shape.groups > 1 ? (threads - 1) * sizeof(acc_type) : 0;",
+         file=CUDA + "launch.hpp",
+         old="const std::size_t shared = shape.groups > 1 ? threads * k.facts.acc_bytes : 0;",
+         new="const std::size_t shared = shape.groups > 1 ? (threads - 1) * k.facts.acc_bytes : 0;",
          san="asan"),
 ]
 BY_ID = {m["id"]: m for m in MUTATIONS}

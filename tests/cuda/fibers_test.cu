@@ -1,8 +1,10 @@
 // The emulator's fibers themselves (kops::cuda_emulated only; an empty file for
 // nvcc): what a switch between two emulated threads keeps (the registers a
-// call keeps, the floating-point control words), and the pool that hands the
-// fibers of an OS thread that ended to the next threads' launches
-// (eval_host across devices starts a thread per device and call). The same
+// call keeps, the floating-point control words), that a block's threads start
+// with the launching host thread's rounding mode, exceptions thrown and caught
+// on a fiber's stack, and the pool that hands the fibers of an OS thread that
+// ended to the next threads' launches (eval_host across devices starts a
+// thread per device and call). The same
 // tests run plain, under ASan + UBSan and under TSan (tools/sanitize.sh), the
 // last two with fibers moving between OS threads.
 #if defined(KOPS_TEST_EMULATED)
@@ -47,12 +49,15 @@ __host__ __device__ inline double carry_sum(const carry_state& s) {
   return r;
 }
 
-// Every thread carries its state through `rounds` barriers (the switches
-// away from it and back). Threads t % 3 == 0 round downward from the start;
-// after the rounds each thread records its rounding mode (the x87 control
-// word) and a division rounded by MXCSR, then restores the default.
-__global__ void carry_kernel(int rounds, double* sums, int* modes, float* third) {
+// Every thread records the rounding mode it starts with, then carries its
+// state through `rounds` barriers (the switches away from it and back).
+// Threads t % 3 == 0 switch to rounding downward first, and leave it so (the
+// next block's threads, on the same fibers, must still start with the
+// launching thread's mode). After the rounds each thread records its
+// rounding mode (the x87 control word) and a division rounded by MXCSR.
+__global__ void carry_kernel(int rounds, double* sums, int* start_modes, int* modes, float* third) {
   const unsigned t = threadIdx.x, g = blockIdx.x * blockDim.x + t;
+  start_modes[g] = std::fegetround();
   if (t % 3 == 0) std::fesetround(FE_DOWNWARD);
   carry_state s;
   carry_init(s, t);
@@ -64,9 +69,28 @@ __global__ void carry_kernel(int rounds, double* sums, int* modes, float* third)
   volatile float one = 1.0f, three = 3.0f;
   volatile float q = one / three;
   third[g] = q;
-  std::fesetround(FE_TONEAREST);
   sums[g] = carry_sum(s);
 }
+
+#if defined(__cpp_exceptions)
+[[gnu::noinline]] void throw_int(int v) { throw v; }
+
+// Each thread throws and catches an exception on its own stack, after a
+// switch. Unwinding there is only right when AddressSanitizer knows the
+// fiber's stack (else it prints that it ignores __asan_handle_no_return:
+// ctest emulated_asan_knows_the_fiber_stacks).
+__global__ void throwing_kernel(int* out) {
+  int caught = 0;
+  __syncthreads();
+  try {
+    throw_int(int(threadIdx.x));
+  } catch (int v) {
+    caught = v + 1;
+  }
+  __syncthreads();
+  out[threadIdx.x] = caught;
+}
+#endif
 
 // Each block's sum of `in`, by a tree in shared memory (a barrier per level).
 __global__ void block_sums_kernel(int n, const int* in, long long* out) {
@@ -165,33 +189,81 @@ long fibers_created() { return kops::cuda_emulated::detail::fiber::created().loa
 
 } // namespace
 
-TEST_CASE("emulator: a switch keeps each thread's registers and floating-point control words", "[emulator]") {
+// The carry kernel (2 blocks of `threads`) launched from the calling host
+// thread with rounding mode `mode`: what each thread recorded (no Catch2
+// assertion: it also runs on a thread of its own).
+struct carry_run {
+  unsigned threads = 0;
+  int mode = 0;
+  cudaError_t launch = cudaErrorUnknown;
+  int mode_after = -1;  // the launching thread's mode after the launch
+  std::vector<double> sums;
+  std::vector<int> start_modes, modes;
+  std::vector<float> third;
+};
+carry_run run_carry(unsigned threads, int mode) {
+  carry_run c;
+  c.threads = threads;
+  c.mode = mode;
   const int rounds = 24;
-  for (const unsigned threads : {1u, 33u, 192u}) {
-    kops_test::device_copy<double> sums(2 * threads);
-    kops_test::device_copy<int> modes(2 * threads);
-    kops_test::device_copy<float> third(2 * threads);
-    int r = rounds;
-    void* args[] = {&r, &sums.p, &modes.p, &third.p};
-    REQUIRE(cudaLaunchKernel(carry_kernel, dim3(2), dim3(threads), args, 0, nullptr) == cudaSuccess);
-    REQUIRE(std::fegetround() == FE_TONEAREST);  // the launching thread's own mode
-    const std::vector<double> s = sums.to_host();
-    const std::vector<int> m = modes.to_host();
-    const std::vector<float> q = third.to_host();
-    const float down = third_in(FE_DOWNWARD), near = third_in(FE_TONEAREST);
-    REQUIRE(down != near);
-    for (unsigned g = 0; g < 2 * threads; ++g) {
-      const unsigned t = g % threads;
-      carry_state want;
-      carry_init(want, t);
-      for (int k = 0; k < rounds; ++k) carry_step(want);
-      INFO("threads " << threads << ", block " << g / threads << ", thread " << t);
-      CHECK(s[g] == carry_sum(want));
-      CHECK(m[g] == (t % 3 == 0 ? FE_DOWNWARD : FE_TONEAREST));
-      CHECK(std::memcmp(&q[g], t % 3 == 0 ? &down : &near, sizeof(float)) == 0);
-    }
+  const unsigned n = 2 * threads;
+  kops_test::device_copy<double> sums(n);
+  kops_test::device_copy<int> start_modes(n), modes(n);
+  kops_test::device_copy<float> third(n);
+  int r = rounds;
+  void* args[] = {&r, &sums.p, &start_modes.p, &modes.p, &third.p};
+  const int old = std::fegetround();
+  std::fesetround(mode);
+  c.launch = cudaLaunchKernel(carry_kernel, dim3(2), dim3(threads), args, 0, nullptr);
+  c.mode_after = std::fegetround();
+  std::fesetround(old);
+  c.sums = sums.to_host();
+  c.start_modes = start_modes.to_host();
+  c.modes = modes.to_host();
+  c.third = third.to_host();
+  return c;
+}
+
+void check_carry(const carry_run& c) {
+  REQUIRE(c.launch == cudaSuccess);
+  REQUIRE(c.mode_after == c.mode);  // the launching thread's own mode, whatever the kernel's threads set
+  const float down = third_in(FE_DOWNWARD), other = third_in(c.mode);
+  REQUIRE(down != third_in(FE_TONEAREST));
+  for (unsigned g = 0; g < 2 * c.threads; ++g) {
+    const unsigned t = g % c.threads;
+    carry_state want;
+    carry_init(want, t);
+    for (int k = 0; k < 24; ++k) carry_step(want);
+    INFO("threads " << c.threads << ", mode " << c.mode << ", block " << g / c.threads << ", thread " << t);
+    CHECK(c.sums[g] == carry_sum(want));
+    CHECK(c.start_modes[g] == c.mode);
+    CHECK(c.modes[g] == (t % 3 == 0 ? FE_DOWNWARD : c.mode));
+    CHECK(std::memcmp(&c.third[g], t % 3 == 0 ? &down : &other, sizeof(float)) == 0);
   }
 }
+
+TEST_CASE("emulator: a switch keeps each thread's registers and floating-point control words", "[emulator]") {
+  for (const unsigned threads : {1u, 33u, 192u}) check_carry(run_carry(threads, FE_TONEAREST));
+  // Another host thread, rounding upward: its launches' threads start so, on
+  // fibers that the last launch's left rounding downward.
+  std::vector<carry_run> runs;
+  std::thread([&runs] {
+    for (const unsigned threads : {33u, 192u}) runs.push_back(run_carry(threads, FE_UPWARD));
+  }).join();
+  REQUIRE(runs.size() == 2);
+  for (const carry_run& c : runs) check_carry(c);
+  check_carry(run_carry(192, FE_TONEAREST));
+}
+
+#if defined(__cpp_exceptions)
+TEST_CASE("emulator: a kernel's threads throw and catch exceptions on their own stacks", "[emulator][throw]") {
+  kops_test::device_copy<int> out(std::size_t(64));
+  void* args[] = {&out.p};
+  REQUIRE(cudaLaunchKernel(throwing_kernel, dim3(3), dim3(64), args, 0, nullptr) == cudaSuccess);
+  const std::vector<int> got = out.to_host();
+  for (int t = 0; t < 64; ++t) CHECK(got[t] == t + 1);
+}
+#endif
 
 TEST_CASE("emulator: the fibers of a host thread that ended serve the next threads' launches", "[emulator]") {
   REQUIRE(on_a_new_thread(2) == 2);

@@ -5,39 +5,16 @@
 //   threadIdx order until each reaches __syncthreads or returns; the barrier opens
 //   when every thread of the block waits at it.
 //
-// A switch between fibers is a few instructions on x86-64 ELF (kops_emulated_switch
+// A switch between fibers is a few instructions on x86-64 (switch_stacks
 // below: the callee-saved registers and the FP control words pushed, the stack
 // pointer swapped); elsewhere, or with KOPS_EMULATED_UCONTEXT defined, glibc's
 // swapcontext, which also saves the signal mask with a system call at every
-// switch (on 2026-11-28 that was 60-70 % of an emulated test's time). The
-// fibers outlive the OS thread that made them: a thread's runner hands them to
-// a process-wide pool when the thread ends, and the next thread's runner takes
-// them from there, so that a thread per device and call (eval_host across
-// devices) does not map and unmap stacks, or create ThreadSanitizer fiber
-// states, for every call.
-//
-// Why fibers rather than OS threads: a barrier is then ~blockDim context switches
-// in user space instead of blockDim futex wake-ups on two cores, and the run is
-// deterministic (a missing barrier fails the same way at every run). Races stay
-// visible to ThreadSanitizer, which is told about every switch and treats each
-// fiber as a thread of its own:
-//   - switches at a barrier carry no synchronisation (__tsan_switch_to_fiber_no_sync);
-//     the barrier's happens-before edges are an atomic counter that every arriving
-//     thread increments (release) and every leaving thread reads (acquire);
-//   - a block's first switch into each fiber and each fiber's exit synchronise
-//     with the scheduler, so blocks are ordered one after another (races between
-//     threads of different blocks are not reported: see docs/cuda_emulated.md).
-// AddressSanitizer is told about every stack switch (__sanitizer_*_switch_fiber).
-//
-// Divergent barriers are an error here (compute-sanitizer synccheck's analogue):
-// when some threads of a block wait at __syncthreads and the others have
-// returned, the process prints which and aborts.
-//
-// Warps: threads 32w .. 32w + 31 in linear order (x fastest) form warp w, as on
-// a GPU. __syncwarp is a barrier of the warp's threads (every lane of the warp
-// must reach it: a warp some of whose lanes wait while others returned or wait
-// at __syncthreads aborts, as above); the shuffles and the emulated mma.sync
-// exchange values through a per-warp buffer between two warp barriers.
+// switch (docs/cuda_emulated.md: an emulated test 3.8 times slower with it).
+// The fibers outlive the OS thread that made them: a thread's runner hands
+// them to a process-wide pool when the thread ends, and the next thread's
+// runner takes them from there, so that a thread per device and call
+// (eval_host across devices) does not map and unmap stacks, or create
+// ThreadSanitizer fiber states, for every call.
 #pragma once
 
 #include <atomic>
@@ -64,59 +41,18 @@
 #include <sanitizer/common_interface_defs.h>
 #endif
 
-// The context switch. KOPS_EMULATED_ASM_SWITCH: kops_emulated_switch(save,
-// load) pushes rbp, rbx, r12-r15 and the MXCSR and x87 control words on the
-// current stack, stores the stack pointer in *save, loads `load` and pops the
-// same from there (the SysV ABI's callee-saved state; every other register is
-// the caller's to save around a call). A new fiber's stack is laid out as if
-// it had called kops_emulated_switch from kops_emulated_fiber_start, which
-// calls r12(rbx): its entry function on its argument. Both are weak, hidden
-// and in one COMDAT group, so that every translation unit may define them.
-#if !defined(KOPS_EMULATED_UCONTEXT) && defined(__x86_64__) && defined(__ELF__)
+// The context switch (below, context): KOPS_EMULATED_ASM_SWITCH where the
+// SysV x86-64 ABI holds (not x32) and the code is not built for CET shadow
+// stacks (-fcf-protection=full or =return: a switch returns onto another stack,
+// which a shadow stack refuses); glibc's ucontext elsewhere.
+#if !defined(KOPS_EMULATED_UCONTEXT) && defined(__x86_64__) && !defined(__ILP32__) && defined(__ELF__) && \
+    !(defined(__CET__) && (__CET__ & 2))
 #define KOPS_EMULATED_ASM_SWITCH 1
-__asm__(".pushsection .text.kops_emulated_switch,\"axG\",@progbits,kops_emulated_switch,comdat\n"
-        ".weak kops_emulated_switch\n"
-        ".hidden kops_emulated_switch\n"
-        ".type kops_emulated_switch,@function\n"
-        ".p2align 4\n"
-        "kops_emulated_switch:\n"
-        "  endbr64\n"
-        "  pushq %rbp\n"
-        "  pushq %rbx\n"
-        "  pushq %r12\n"
-        "  pushq %r13\n"
-        "  pushq %r14\n"
-        "  pushq %r15\n"
-        "  subq $8, %rsp\n"
-        "  stmxcsr (%rsp)\n"
-        "  fnstcw 4(%rsp)\n"
-        "  movq %rsp, (%rdi)\n"
-        "  movq %rsi, %rsp\n"
-        "  ldmxcsr (%rsp)\n"
-        "  fldcw 4(%rsp)\n"
-        "  addq $8, %rsp\n"
-        "  popq %r15\n"
-        "  popq %r14\n"
-        "  popq %r13\n"
-        "  popq %r12\n"
-        "  popq %rbx\n"
-        "  popq %rbp\n"
-        "  ret\n"
-        ".size kops_emulated_switch, .-kops_emulated_switch\n"
-        ".weak kops_emulated_fiber_start\n"
-        ".hidden kops_emulated_fiber_start\n"
-        ".type kops_emulated_fiber_start,@function\n"
-        "kops_emulated_fiber_start:\n"
-        "  endbr64\n"
-        "  movq %rbx, %rdi\n"
-        "  callq *%r12\n"
-        "  ud2\n"
-        ".size kops_emulated_fiber_start, .-kops_emulated_fiber_start\n"
-        ".popsection\n");
-extern "C" void kops_emulated_switch(void** save, void* load);
-extern "C" void kops_emulated_fiber_start();
 #else
 #include <ucontext.h>
+#endif
+#if !defined(KOPS_EMULATED_ASM_SWITCH)
+#include <cfenv>
 #endif
 
 /// CUDA's uint3: a thread's or block's index.
@@ -149,36 +85,93 @@ namespace detail {
 }
 
 // A saved execution context (a fiber's, or the scheduler's while a fiber
-// runs), and the switch from the running one to another.
+// runs), the switch from the running one to another, and the floating-point
+// control state a kernel's threads start with.
 #if defined(KOPS_EMULATED_ASM_SWITCH)
+// switch_stacks(save, load) pushes rbp, rbx, r12-r15 and the MXCSR and x87
+// control words on the current stack, stores the stack pointer in *save,
+// loads `load` and pops the same from there: the state the SysV ABI has a
+// callee keep (every other register is the caller's to save around a call).
+// Naked inline functions: the compiler emits them once per program (COMDAT,
+// LTO included) and adds the CET landing pad where asked (-fcf-protection).
+[[gnu::naked, gnu::noinline, gnu::visibility("hidden")]] inline void switch_stacks(void** /*save*/, void* /*load*/) {
+  __asm__(
+      "  pushq %rbp\n"
+      "  pushq %rbx\n"
+      "  pushq %r12\n"
+      "  pushq %r13\n"
+      "  pushq %r14\n"
+      "  pushq %r15\n"
+      "  subq $8, %rsp\n"
+      "  stmxcsr (%rsp)\n"
+      "  fnstcw 4(%rsp)\n"
+      "  movq %rsp, (%rdi)\n"
+      "  movq %rsi, %rsp\n"
+      "  ldmxcsr (%rsp)\n"
+      "  fldcw 4(%rsp)\n"
+      "  addq $8, %rsp\n"
+      "  popq %r15\n"
+      "  popq %r14\n"
+      "  popq %r13\n"
+      "  popq %r12\n"
+      "  popq %rbx\n"
+      "  popq %rbp\n"
+      "  ret\n");
+}
+// Where a new fiber's first switch returns to: calls r12(rbx), its entry
+// function on its argument (which never returns). Unwinders stop here.
+[[gnu::naked, gnu::noinline, gnu::visibility("hidden")]] inline void fiber_start() {
+  __asm__(
+      "  .cfi_undefined rip\n"
+      "  movq %rbx, %rdi\n"
+      "  callq *%r12\n"
+      "  ud2\n");
+}
+
 struct context {
-  void* sp = nullptr;  // the stack pointer kops_emulated_switch saved
+  void* sp = nullptr;  // the stack pointer switch_stacks saved
 };
-inline void switch_context(context& save, const context& load) { kops_emulated_switch(&save.sp, load.sp); }
+inline void switch_context(context& save, const context& load) { switch_stacks(&save.sp, load.sp); }
+
+// MXCSR without its status flags, and the x87 control word.
+struct fp_control {
+  std::uint32_t mxcsr = 0x1f80;
+  std::uint16_t x87 = 0x037f;
+};
+inline fp_control save_fp_control() {
+  fp_control c;
+  __asm__ volatile("stmxcsr %0" : "=m"(c.mxcsr));
+  __asm__ volatile("fnstcw %0" : "=m"(c.x87));
+  c.mxcsr &= ~0x3fu;
+  return c;
+}
+inline void load_fp_control(const fp_control& c) {
+  __asm__ volatile("ldmxcsr %0" : : "m"(c.mxcsr));
+  __asm__ volatile("fldcw %0" : : "m"(c.x87));
+}
+
 // A context that starts fn(arg) on [stack, stack + bytes) at its first switch.
 inline void make_context(context& c, char* stack, std::size_t bytes, void (*fn)(void*), void* arg) {
   // The stack's top is page-aligned. From it down: two zero words (a null
   // return address for unwinders, and the alignment that leaves the stack
-  // 16-byte aligned at fn's call), kops_emulated_fiber_start as the return
-  // address, rbp = 0 (frame-pointer walks stop there), rbx = arg, r12 = fn,
-  // r13-r15, then the MXCSR and x87 control words of the thread that makes it.
+  // 16-byte aligned at fn's call), fiber_start as the return address,
+  // rbp = 0 (frame-pointer walks stop there), rbx = arg, r12 = fn, r13-r15,
+  // then the FP control words (the fiber's entry loads its launch's before
+  // each block: block_runner::entry).
   auto* p = reinterpret_cast<std::uintptr_t*>(stack + bytes);
   *--p = 0;
   *--p = 0;
-  *--p = reinterpret_cast<std::uintptr_t>(&kops_emulated_fiber_start);
-  *--p = 0;                                         // rbp
-  *--p = reinterpret_cast<std::uintptr_t>(arg);     // rbx
-  *--p = reinterpret_cast<std::uintptr_t>(fn);      // r12
-  *--p = 0;                                         // r13
-  *--p = 0;                                         // r14
-  *--p = 0;                                         // r15
+  *--p = reinterpret_cast<std::uintptr_t>(&fiber_start);
+  *--p = 0;                                      // rbp
+  *--p = reinterpret_cast<std::uintptr_t>(arg);  // rbx
+  *--p = reinterpret_cast<std::uintptr_t>(fn);   // r12
+  *--p = 0;                                      // r13
+  *--p = 0;                                      // r14
+  *--p = 0;                                      // r15
   *--p = 0;
-  std::uint32_t mxcsr = 0;
-  std::uint16_t fpucw = 0;
-  __asm__ volatile("stmxcsr %0" : "=m"(mxcsr));
-  __asm__ volatile("fnstcw %0" : "=m"(fpucw));
-  std::memcpy(reinterpret_cast<char*>(p), &mxcsr, 4);
-  std::memcpy(reinterpret_cast<char*>(p) + 4, &fpucw, 2);
+  const fp_control fp;
+  std::memcpy(reinterpret_cast<char*>(p), &fp.mxcsr, 4);
+  std::memcpy(reinterpret_cast<char*>(p) + 4, &fp.x87, 2);
   c.sp = p;
 }
 #else
@@ -186,6 +179,17 @@ struct context {
   ucontext_t uc;
 };
 inline void switch_context(context& save, const context& load) { ::swapcontext(&save.uc, &load.uc); }
+
+struct fp_control {
+  std::fenv_t env;
+};
+inline fp_control save_fp_control() {
+  fp_control c;
+  std::fegetenv(&c.env);
+  return c;
+}
+inline void load_fp_control(const fp_control& c) { std::fesetenv(&c.env); }
+
 // makecontext passes ints: fn and arg in halves.
 inline void ucontext_entry(unsigned flo, unsigned fhi, unsigned alo, unsigned ahi) {
   const auto fn = reinterpret_cast<void (*)(void*)>((std::uintptr_t(fhi) << 32) | std::uintptr_t(flo));
@@ -256,23 +260,25 @@ struct fiber {
 
 // The fibers of the OS threads that have ended, for the next threads' runners.
 // A fiber in it waits at the end of a block (in block_runner::leave), as
-// between two blocks of one thread.
+// between two blocks of one thread. Never destroyed (a thread may end after
+// static destruction began); it only grows to the most fibers that runners
+// held at once, and the stacks' touched pages stay mapped.
 struct fiber_pool {
   std::mutex lock;
   std::vector<std::unique_ptr<fiber>> free;
 
   static fiber_pool& get() {
-    static fiber_pool pool;
-    return pool;
+    static fiber_pool* const pool = new fiber_pool;
+    return *pool;
   }
-  KOPS_EMULATED_NO_TSAN std::unique_ptr<fiber> take() {
+  std::unique_ptr<fiber> take() {
     std::lock_guard<std::mutex> g(lock);
     if (free.empty()) return nullptr;
     std::unique_ptr<fiber> f = std::move(free.back());
     free.pop_back();
     return f;
   }
-  KOPS_EMULATED_NO_TSAN void give(std::vector<std::unique_ptr<fiber>>& fibers) {
+  void give(std::vector<std::unique_ptr<fiber>>& fibers) {
     std::lock_guard<std::mutex> g(lock);
     for (auto& f : fibers) free.push_back(std::move(f));
     fibers.clear();
@@ -286,6 +292,10 @@ struct block_runner {
   const void* sched_stack = nullptr;  // the scheduler's stack, for ASan
   std::size_t sched_stack_bytes = 0;
   void* sched_fake = nullptr;
+  // The launching thread's FP control state, which each thread of a block
+  // starts with (as a GPU thread starts with its defaults): whatever rounding
+  // mode the fiber's previous block, or another host thread's, left.
+  fp_control fp{};
 
   std::vector<std::unique_ptr<fiber>> fibers;
   fiber* current = nullptr;  // the fiber running now (null: the scheduler)
@@ -333,8 +343,6 @@ struct block_runner {
   static block_runner& get() {
     block_runner*& r = tls();
     if (r == nullptr) {
-      // The pool first, so that it outlives every thread's runner.
-      (void)fiber_pool::get();
       static thread_local block_runner instance;
       r = &instance;
     }
@@ -354,6 +362,7 @@ struct block_runner {
 #endif
     for (;;) {
       block_runner* r = f->runner;
+      load_fp_control(r->fp);
 #if defined(__cpp_exceptions)
       try {
         r->body(r->body_arg);
@@ -368,8 +377,9 @@ struct block_runner {
   }
 
   // From a fiber: back to the scheduler, in state `s`. The fiber may come
-  // back under another runner (an exited fiber handed to the pool), hence
-  // f->runner, not this, after the switch.
+  // back under another runner (an exited fiber handed to the pool, whose
+  // runner may be gone by then), hence f->runner and never this after the
+  // switch.
   KOPS_EMULATED_NO_TSAN void leave(fiber::state_t s) {
     fiber* f = current;
     f->state = s;
@@ -418,6 +428,7 @@ struct block_runner {
 #if defined(KOPS_EMULATED_TSAN)
     if (sched_tsan == nullptr) sched_tsan = __tsan_get_current_fiber();
 #endif
+    fp = save_fp_control();
     while (fibers.size() < threads) {
       std::unique_ptr<fiber> f = fiber_pool::get().take();
       fibers.push_back(f ? std::move(f) : std::make_unique<fiber>(stack_bytes()));
