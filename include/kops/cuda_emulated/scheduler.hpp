@@ -260,15 +260,28 @@ struct fiber {
 
 // The fibers of the OS threads that have ended, for the next threads' runners.
 // A fiber in it waits at the end of a block (in block_runner::leave), as
-// between two blocks of one thread. Never destroyed (a thread may end after
-// static destruction began); it only grows to the most fibers that runners
-// held at once, and the stacks' touched pages stay mapped.
+// between two blocks of one thread. It grows to the most fibers that runners
+// held at once. At static destruction (after the main thread's runner gave
+// its fibers) it destroys them and closes: ThreadSanitizer waits a second at
+// exit while any fiber state lives (atexit_sleep_ms), and a thread that ends
+// later destroys its own. The object itself is never destroyed, so that such
+// a thread can still lock it.
 struct fiber_pool {
   std::mutex lock;
   std::vector<std::unique_ptr<fiber>> free;
+  bool closed = false;
 
+  struct closer {
+    fiber_pool& pool;
+    ~closer() {
+      std::lock_guard<std::mutex> g(pool.lock);
+      pool.closed = true;
+      pool.free.clear();
+    }
+  };
   static fiber_pool& get() {
     static fiber_pool* const pool = new fiber_pool;
+    static closer close_at_exit{*pool};
     return *pool;
   }
   std::unique_ptr<fiber> take() {
@@ -280,7 +293,8 @@ struct fiber_pool {
   }
   void give(std::vector<std::unique_ptr<fiber>>& fibers) {
     std::lock_guard<std::mutex> g(lock);
-    for (auto& f : fibers) free.push_back(std::move(f));
+    if (!closed)
+      for (auto& f : fibers) free.push_back(std::move(f));
     fibers.clear();
   }
 };
