@@ -9,12 +9,35 @@
 // below: the callee-saved registers and the FP control words pushed, the stack
 // pointer swapped); elsewhere, or with KOPS_EMULATED_UCONTEXT defined, glibc's
 // swapcontext, which also saves the signal mask with a system call at every
-// switch (docs/cuda_emulated.md: an emulated test 3.8 times slower with it).
+// switch (bench/emulator/run.sh: 12x a switch, 2.2-2.4x a kops call).
 // The fibers outlive the OS thread that made them: a thread's runner hands
 // them to a process-wide pool when the thread ends, and the next thread's
 // runner takes them from there, so that a thread per device and call
 // (eval_host across devices) does not map and unmap stacks, or create
 // ThreadSanitizer fiber states, for every call.
+//
+// Why fibers rather than OS threads: a barrier is then ~blockDim context switches
+// in user space instead of blockDim futex wake-ups on two cores, and the run is
+// deterministic (a missing barrier fails the same way at every run). Races stay
+// visible to ThreadSanitizer, which is told about every switch and treats each
+// fiber as a thread of its own:
+//   - switches at a barrier carry no synchronisation (__tsan_switch_to_fiber_no_sync);
+//     the barrier's happens-before edges are an atomic counter that every arriving
+//     thread increments (release) and every leaving thread reads (acquire);
+//   - a block's first switch into each fiber and each fiber's exit synchronise
+//     with the scheduler, so blocks are ordered one after another (races between
+//     threads of different blocks are not reported: see docs/cuda_emulated.md).
+// AddressSanitizer is told about every stack switch (__sanitizer_*_switch_fiber).
+//
+// Divergent barriers are an error here (compute-sanitizer synccheck's analogue):
+// when some threads of a block wait at __syncthreads and the others have
+// returned, the process prints which and aborts.
+//
+// Warps: threads 32w .. 32w + 31 in linear order (x fastest) form warp w, as on
+// a GPU. __syncwarp is a barrier of the warp's threads (every lane of the warp
+// must reach it: a warp some of whose lanes wait while others returned or wait
+// at __syncthreads aborts, as above); the shuffles and the emulated mma.sync
+// exchange values through a per-warp buffer between two warp barriers.
 #pragma once
 
 #include <atomic>
