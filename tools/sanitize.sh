@@ -77,14 +77,15 @@ if [ -z "$only" ] || [ "$only" = asan ]; then
   # tables, the generated differential formulas and the simplifier's laws
   # (formulas on the reference context), and the files that vary formulas or
   # values over code the kept ones run too (gradients of one-pass reductions,
-  # the derivatives of the other reductions against finite differences, the
+  # the derivatives of the selecting ops and of the other reductions, the
   # summation schemes' accuracy at N = 1e7, the ops, printing, KeOps's syntax
   # parsed and printed, the SIMD math): what is kept holds the buffers,
   # slices, temporaries, batches and structures. (keops_syntax_test,
   # reduction_diff_test and reduction_grad_more_test: 141 s, 66 s and 30 s of
-  # this build's compile on CI's kind of machine, 2026-11-28.) Set KOPS_SANITIZE_ALL=1 to build and run every unit test file
-  # under the sanitizers.
-  EXCLUDE="/(math_ops|math_ops_grad|vector_ops|vector_ops_grad|complex_ops|kernels|calculus|differential_test_[0-9]+|simplify_laws|grad|reduction_diff|reduction_grad_more|keops_syntax|accuracy|ops|precision|print|simd_math|scaled_exp)_?(test)?\.cpp$"
+  # this build's compile on CI's kind of machine, 2026-11-28.) Set
+  # KOPS_SANITIZE_ALL=1 to build and run every unit test file under the
+  # sanitizers.
+  EXCLUDE="/(math_ops|math_ops_grad|vector_ops|vector_ops_grad|complex_ops|kernels|calculus|differential_test_[0-9]+|simplify_laws|grad|select_grad|reduction_diff|reduction_grad_more|keops_syntax|accuracy|ops|precision|print|simd_math|scaled_exp)_?(test)?\.cpp$"
   if [ "${KOPS_SANITIZE_ALL:-0}" = 1 ]; then EXCLUDE=""; fi
 
   echo "[sanitize] configure $BUILD_DIR ($SAN_FLAGS)"
