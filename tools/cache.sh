@@ -7,6 +7,7 @@
 #                     ccache/ (the compiler cache), kokkos/ (tools/kokkos4.sh's installs)
 #   KOPS_CCACHE=0     no compiler cache (the build runs the compilers as it would without ccache)
 #   KOPS_CCACHE_SIZE  the compiler cache's cap (default 12G; ccache evicts the oldest past it)
+#   KOPS_COMPILE_TIMES=FILE  log each compile's wall time to FILE (below)
 #
 # After sourcing: KOPS_CCACHE_ARGS, the cmake arguments that put ccache in
 # front of g++ and nvcc (empty without ccache); the same launchers exported as
@@ -38,6 +39,7 @@ export KOPS_CACHE_HOME
 mkdir -p "$KOPS_CACHE_HOME"
 
 KOPS_CCACHE_ARGS=()
+kops_launcher=""
 kops_ccache_bin=""
 if [ "${KOPS_CCACHE:-1}" != 0 ]; then
   kops_ccache_bin="$(command -v ccache 2>/dev/null || true)"
@@ -54,6 +56,14 @@ if [ -n "$kops_ccache_bin" ]; then
   # The checkout-specific setting travels with the launcher (env ... ccache):
   # a build folder configured here keeps using this cache and base_dir.
   kops_launcher="env;CCACHE_DIR=$CCACHE_DIR;CCACHE_BASEDIR=$kops_cache_root;$kops_ccache_bin"
+fi
+# KOPS_COMPILE_TIMES=FILE: every compile of the builds configured from here on
+# appends a line to FILE (tools/timed_compile.sh; tools/compile_times.py sums
+# the file up by build and by object). What CI's time is made of, measured.
+if [ -n "${KOPS_COMPILE_TIMES:-}" ]; then
+  kops_launcher="$kops_cache_root/tools/timed_compile.sh;$KOPS_COMPILE_TIMES${kops_launcher:+;$kops_launcher}"
+fi
+if [ -n "${kops_launcher:-}" ]; then
   KOPS_CCACHE_ARGS=("-DCMAKE_C_COMPILER_LAUNCHER=$kops_launcher" "-DCMAKE_CXX_COMPILER_LAUNCHER=$kops_launcher"
                     "-DCMAKE_CUDA_COMPILER_LAUNCHER=$kops_launcher")
   export CMAKE_C_COMPILER_LAUNCHER="$kops_launcher" CMAKE_CXX_COMPILER_LAUNCHER="$kops_launcher"
