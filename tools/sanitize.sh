@@ -89,18 +89,18 @@ if [ -z "$only" ] || [ "$only" = asan ]; then
 
   # The embedded profile's tests in their no-exception builds only (the
   # exception builds of the same cases run in tools/test.sh; CI time).
-  EMBEDDED="kops_embedded_kokkos kops_embedded_cuda_emulated"
+  ASAN_TARGETS=(kops_unit_tests kops_cuda_emulated_tests kops_embedded_kokkos kops_embedded_cuda_emulated)
   echo "[sanitize] configure $BUILD_DIR ($SAN_FLAGS)"
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug \
     -DKOPS_ENABLE_CUDA=OFF -DKOPS_BUILD_EXAMPLES=OFF -DKOPS_BUILD_BENCH=OFF -DKOPS_BUILD_TESTS=ON -DKOPS_TEST_NATIVE=OFF \
     "-DKOPS_UNIT_TEST_EXCLUDE=$EXCLUDE" "-DKOPS_EMULATED_TEST_EXCLUDE=$EMU_EXCLUDE" "-DCMAKE_CXX_FLAGS=$SAN_FLAGS" "${ASAN_OPT_FLAGS[@]}" \
-    "-DKOPS_TEST_BUILD_SET=kops_unit_tests;kops_cuda_emulated_tests;${EMBEDDED// /;}" \
+    "-DKOPS_TEST_BUILD_SET=$(IFS=';'; echo "${ASAN_TARGETS[*]}")" \
     "${KOPS_CCACHE_ARGS[@]}"
-  echo "[sanitize] build kops_unit_tests kops_cuda_emulated_tests $EMBEDDED (-j$jobs)"
+  echo "[sanitize] build ${ASAN_TARGETS[*]} (-j$jobs)"
   t=$SECONDS
   kops_cache_mark
-  # One target for the four (KOPS_TEST_BUILD_SET, tests/CMakeLists.txt): make
-  # then runs their objects side by side instead of one target after the other.
+  # One target for the four (KOPS_TEST_BUILD_SET, the top-level CMakeLists.txt):
+  # make then runs their objects side by side, not one target after the other.
   cmake --build "$BUILD_DIR" -j "$jobs" --target kops_test_build_set
   echo "[sanitize] ASan+UBSan build took $((SECONDS - t)) s"
   kops_cache_summary "tools/sanitize.sh ASan+UBSan build"
