@@ -87,8 +87,9 @@ if [ -z "$only" ] || [ "$only" = asan ]; then
   EXCLUDE="$(kops_unit_test_exclude "accuracy|precision|simd_math|scaled_exp")"
   if [ "${KOPS_SANITIZE_ALL:-0}" = 1 ]; then EXCLUDE=""; fi
 
-  # The embedded profile's tests in their no-exception builds only (the
-  # exception builds of the same cases run in tools/test.sh; CI time).
+  # The two test executables, and the embedded profile's tests in their
+  # no-exception builds only (the exception builds of the same cases run in
+  # tools/test.sh; CI time).
   ASAN_TARGETS=(kops_unit_tests kops_cuda_emulated_tests kops_embedded_kokkos kops_embedded_cuda_emulated)
   echo "[sanitize] configure $BUILD_DIR ($SAN_FLAGS)"
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Debug \
