@@ -20,6 +20,10 @@ constexpr auto a = kops::vj<2, 2>;
 constexpr auto K = kops::sum_reduction(kops::exp(-kops::sqdist(x, y) * kops::cst<2>) * a, kops::axis_j);
 constexpr std::int64_t n = 45;         // few rows: the products split their reduced axis
 constexpr std::int64_t n_rows = 600;   // >= 256 rows per device: the products split their rows
+// alpha Id + K: alpha sets only how many CG iterations a solve takes (10: 23
+// on the 600 rows, 11 on the 45; 0.5 took 73 and 27, and this test 76 s of
+// the TSan run's emulated CPU, times two with three devices).
+constexpr double alpha = 10;
 
 template <class T>
 std::pair<std::vector<T>, kops::solve_result> solve_on(kops::cuda::device_list devices, kops::cuda::scheme scheme,
@@ -30,7 +34,7 @@ std::pair<std::vector<T>, kops::solve_result> solve_on(kops::cuda::device_list d
   o.devices = devices;
   o.scheme = scheme;
   std::vector<T> sol(pb.size());
-  const kops::solve_result r = kops::cuda::solve_host(K, a, 0.5, n, n, sol.data(), px.data(), px.data(), pb.data(), o);
+  const kops::solve_result r = kops::cuda::solve_host(K, a, alpha, n, n, sol.data(), px.data(), px.data(), pb.data(), o);
   return {sol, r};
 }
 
@@ -86,7 +90,7 @@ TEST_CASE("GPU solve_host across devices: no captured iterations", "[solve][devi
   kops::cuda::options o;
   o.devices = {0, 1};
   o.graph_iterations = 4;
-  REQUIRE_THROWS_WITH(kops::cuda::solve_host(K, a, 0.5, n, n, sol.data(), px.data(), px.data(), pb.data(), o),
+  REQUIRE_THROWS_WITH(kops::cuda::solve_host(K, a, alpha, n, n, sol.data(), px.data(), px.data(), pb.data(), o),
                       "kops::cuda::solve_host: options::graph_iterations = 4 records the iterations on one device, "
                       "expected one device, given options::devices with 2");
 }
