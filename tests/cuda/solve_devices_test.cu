@@ -20,7 +20,7 @@ constexpr auto a = kops::vj<2, 2>;
 constexpr auto K = kops::sum_reduction(kops::exp(-kops::sqdist(x, y) * kops::cst<2>) * a, kops::axis_j);
 constexpr std::int64_t n = 45;         // few rows: the products split their reduced axis
 constexpr std::int64_t n_rows = 600;   // >= 256 rows per device: the products split their rows
-// alpha Id + K: alpha sets only how many CG iterations a solve takes (10: 23
+// alpha Id + K: alpha sets only how many CG iterations a solve takes (double, 10: 23
 // on the 600 rows, 11 on the 45; 0.5 took 73 and 27, and this test 76 s of
 // the TSan run's emulated CPU, times two with three devices).
 constexpr double alpha = 10;
