@@ -22,10 +22,12 @@
 // 1000 the kokkos double case took 90 s of the ASan run; at 500 its three
 // solves take 596 CG iterations in all instead of 1702, each a quarter of the
 // pairs: 1/14 of the time in a plain -O1 build, float's 1/13).
-#if !defined(KOPS_SOLVE_ISSUE_N) && defined(KOPS_TEST_SANITIZE)
+#ifndef KOPS_SOLVE_ISSUE_N
+#if defined(KOPS_TEST_SANITIZE)
 #define KOPS_SOLVE_ISSUE_N 500
-#elif !defined(KOPS_SOLVE_ISSUE_N)
+#else
 #define KOPS_SOLVE_ISSUE_N 1000
+#endif
 #endif
 
 #ifndef KOPS_SOLVE_CONFIGS
