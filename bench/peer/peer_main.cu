@@ -40,7 +40,7 @@
 //   --size      rows = cols = N for every case (default: per case, see default_size)
 //   --headline  first, the 3-D Gaussian sum, float, at M = N = 1e6 (KeOps, kops auto)
 //   --deadline  stop starting new runs after S seconds (rows not run are listed)
-//   --variants  the cases whose tuned variants run (default gauss3, the one case that has them)
+//   --variants  the cases whose tuned variants run (default gauss3, the one case with tuning<R, B> variants)
 // Exit: 0 all agree; 1 a disagreement or an error; 77 KeOps's kernels missing
 // (keopscore could not be had at build time: kops was still checked).
 #include "peer.hpp"
